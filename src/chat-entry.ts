@@ -1,0 +1,40 @@
+import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli.js';
+import { ConfigStore } from './core/config-store.js';
+import { usageError } from './core/errors.js';
+import { resolveSettings } from './core/settings.js';
+import { readStdinText } from './core/stdin.js';
+import { isTty } from './core/terminal.js';
+import { composeUserText, runOneShot } from './oneshot.js';
+
+/** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
+export async function runChatEntry(words: string[], o: ChatFlags): Promise<number> {
+  if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
+  const positional = words.length ? words.join(' ') : undefined;
+  if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
+  const prompt = o.prompt ?? positional;
+  const stdinPiped = o.stdin !== false && !isTty(process.stdin);
+  const interactive = prompt === undefined && !stdinPiped && isTty(process.stdin) && isTty(process.stdout);
+
+  warnAboutKeyFlag(o);
+  const store = new ConfigStore();
+  const settings = resolveSettings({ flags: settingsFlags(o), store });
+
+  if (interactive) {
+    const { runInteractive } = await import('./ui/run-interactive.js');
+    return runInteractive(settings, { system: o.system });
+  }
+  const stdinText = stdinPiped ? await readStdinText() : undefined;
+  if (prompt === undefined && !stdinText?.trim()) {
+    throw usageError(
+      isTty(process.stdout) || isTty(process.stdin)
+        ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
+        : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
+    );
+  }
+  const userText = composeUserText(prompt, stdinText);
+  return runOneShot(
+    settings,
+    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show' },
+    { stdout: process.stdout, stderr: process.stderr },
+  );
+}

@@ -1,0 +1,155 @@
+import { Command, CommanderError, Option } from 'commander';
+import { MedchatError, toMedchatError, usageError } from './core/errors.js';
+import { ExitCode } from './core/exit-codes.js';
+import type { FlagValues } from './core/settings.js';
+
+declare const __MEDCHAT_VERSION__: string;
+export const VERSION = typeof __MEDCHAT_VERSION__ === 'string' ? __MEDCHAT_VERSION__ : '0.0.0-dev';
+
+/**
+ * The command line. Kept light: only commander is loaded up front; each mode imports what it
+ * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React.
+ */
+export interface ChatFlags {
+  prompt?: string;
+  think?: boolean;
+  maxTokens?: string;
+  temperature?: string;
+  topP?: string;
+  system?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  stream: boolean;
+  idleTimeout?: string;
+  reasoning: 'show' | 'hide';
+  json?: boolean;
+  jsonl?: boolean;
+  stdin: boolean;
+}
+
+export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
+  return {
+    'base-url': o.baseUrl,
+    'api-key': o.apiKey,
+    model: o.model,
+    'max-tokens': o.maxTokens,
+    thinking: o.think,
+    temperature: o.temperature,
+    'top-p': o.topP,
+    'idle-timeout': o.idleTimeout,
+  };
+}
+
+export function warnAboutKeyFlag(o: { apiKey?: string }): void {
+  if (o.apiKey) {
+    process.stderr.write('medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n');
+  }
+}
+
+/** Options shared by every command that talks to the service. */
+export function addServiceOptions(cmd: Command): Command {
+  return cmd
+    .option('--base-url <url>', 'service root address (overrides config and MEDCHAT_BASE_URL)')
+    .option('--api-key <key>', 'API key (visible to other users in the process list; prefer MEDCHAT_API_KEY)');
+}
+
+function buildProgram(): Command {
+  const program = new Command('medchat');
+  program
+    .description('A terminal client for the medical chat service: chat, one-shot answers for scripts, image retexture jobs.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .argument('[prompt...]', 'a question: answers once on stdout (no prompt on a terminal opens the chat screen)')
+    .option('-p, --prompt <text>', 'the question (same as the positional prompt)')
+    .option('-s, --system <text>', 'system prompt')
+    .option('--think', 'ask the model to reason first (default: config `thinking`, on)')
+    .option('--no-think', 'answer without reasoning (faster)')
+    .option('--max-tokens <n>', 'most tokens the answer may use (default 8192)')
+    .option('--temperature <n>', 'sampling temperature (default: the service default)')
+    .option('--top-p <n>', 'nucleus sampling (default: the service default)')
+    .option('-m, --model <name>', 'model (default medical-large-latest)')
+    .option('--no-stream', 'wait for the whole answer instead of streaming it')
+    .option('--idle-timeout <seconds>', 'give up when no data arrives for this long (default 120)')
+    .addOption(new Option('--reasoning <mode>', 'show reasoning on stderr, or hide it').choices(['show', 'hide']).default('show'))
+    .option('--json', 'print one JSON object at the end: id, model, content, reasoning, usage, finish_reason')
+    .option('--jsonl', 'print one JSON event per line as the answer streams')
+    .option('--no-stdin', 'ignore piped stdin');
+  addServiceOptions(program);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  medchat                                  open the chat screen
+  medchat "what is the normal adult heart rate?"
+  cat notes.txt | medchat "summarise this"
+  medchat --json -p "list three causes of chest pain" | jq -r .content
+  medchat retexture --image scan.png "make it a watercolour" --wait
+
+Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration error,
+3 key refused, 4 answer cut off, 130 interrupted. See the README for all of them.`,
+  );
+
+  program.action(async (words: string[], o: ChatFlags) => {
+    const { runChatEntry } = await import('./chat-entry.js');
+    process.exitCode = await runChatEntry(words, o);
+  });
+
+  const config = program.command('config').description('show or change settings (stored 0600 in your config folder)');
+  config.command('set <key> [value]').description('set a key (api-key with no value reads it from stdin)').action(async (k: string, v?: string) => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand('set', k, v);
+  });
+  config.command('get <key>').description('print one key (secrets masked)').action(async (k: string) => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand('get', k, undefined);
+  });
+  config.command('unset <key>').description('remove a key, back to its default').action(async (k: string) => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand('unset', k, undefined);
+  });
+  config.command('list').description('print every key and its value (secrets masked)').action(async () => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand('list', undefined, undefined);
+  });
+  config.command('path').description('print where the config file is').action(async () => {
+    const { configCommand } = await import('./commands/config.js');
+    process.exitCode = await configCommand('path', undefined, undefined);
+  });
+  return program;
+}
+
+function report(err: MedchatError): void {
+  const { sanitizeForTerminal } = { sanitizeForTerminal: (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?') };
+  process.stderr.write(`medchat: ${sanitizeForTerminal(err.message)}\n`);
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  program.configureOutput({
+    writeErr: (s) => {
+      // commander's own messages ("error: unknown option '--x'") become our one line, with the next step.
+      const line = s.trim().replace(/^error: /, '');
+      if (line) process.stderr.write(`medchat: ${line} (see medchat --help)\n`);
+    },
+  });
+  for (const cmd of program.commands) cmd.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        process.exitCode = 0;
+        return;
+      }
+      process.exitCode = ExitCode.usage;
+      return;
+    }
+    const e = toMedchatError(err);
+    report(e);
+    process.exitCode = e.exitCode;
+  }
+}
+
+export { usageError };

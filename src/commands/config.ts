@@ -1,0 +1,60 @@
+import { CONFIG_KEYS, assertConfigKey, formatConfigValue, parseConfigValue, type ConfigKey } from '../core/config-keys.js';
+import { ConfigStore } from '../core/config-store.js';
+import { usageError } from '../core/errors.js';
+import { readHiddenLine, readStdinText } from '../core/stdin.js';
+
+/** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
+export async function configCommand(action: string, key: string | undefined, value: string | undefined): Promise<number> {
+  const store = new ConfigStore();
+  const print = (line: string) => process.stdout.write(line + '\n');
+  switch (action) {
+    case 'path':
+      print(store.path);
+      return 0;
+    case 'list': {
+      const values = store.all();
+      const width = Math.max(...Object.keys(CONFIG_KEYS).map((k) => k.length));
+      for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+        const spec = CONFIG_KEYS[k] as { default?: unknown };
+        const v = values[k];
+        const shown = v !== undefined ? formatConfigValue(k, v) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
+        print(`${k.padEnd(width)}  ${shown}`);
+      }
+      return 0;
+    }
+    case 'get': {
+      if (!key) throw usageError('name a key: medchat config get <key> (see medchat config list)');
+      const k = assertConfigKey(key);
+      const v = store.get(k) ?? (CONFIG_KEYS[k] as { default?: never }).default;
+      print(formatConfigValue(k, v));
+      return 0;
+    }
+    case 'unset': {
+      if (!key) throw usageError('name a key: medchat config unset <key>');
+      store.unset(assertConfigKey(key));
+      return 0;
+    }
+    case 'set': {
+      if (!key) throw usageError('name a key and a value: medchat config set <key> <value>');
+      const k = assertConfigKey(key);
+      let raw = value;
+      if (raw === undefined) {
+        if (CONFIG_KEYS[k].type !== 'secret') throw usageError(`give a value: medchat config set ${k} <value>`);
+        if (process.stdin.isTTY) {
+          process.stderr.write(`Paste the ${k} and press Enter (it is not shown): `);
+          raw = await readHiddenLine();
+          process.stderr.write('\n');
+        } else {
+          raw = (await readStdinText()).trim();
+        }
+        if (!raw) throw usageError(`no ${k} arrived on stdin; pipe it in, e.g. pass show medchat | medchat config set ${k}`);
+      }
+      const parsed = parseConfigValue(k, raw);
+      store.set(k, parsed);
+      process.stderr.write(`${k} set to ${formatConfigValue(k, parsed)} in ${store.path}\n`);
+      return 0;
+    }
+    default:
+      throw usageError(`unknown config action "${action}"; use set, get, unset, list or path`);
+  }
+}

@@ -1,0 +1,113 @@
+import { usageError } from './errors.js';
+
+/** The keys a user can set with `medchat config set`. One entry per key: its type, default and help. */
+export type KeyType = 'string' | 'url' | 'secret' | 'int' | 'number' | 'bool' | 'enum';
+
+export interface KeySpec {
+  type: KeyType;
+  help: string;
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+}
+
+export const CONFIG_KEYS = {
+  'base-url': { type: 'url', help: 'Root address of the service (scheme and host), e.g. https://api.example.com' },
+  'api-key': { type: 'secret', help: 'Access key sent as a Bearer token (stored 0600; prefer `config set api-key` with no value)' },
+  'api-key-command': { type: 'string', help: 'A command whose output is the key, e.g. `pass show medchat`' },
+  model: { type: 'string', default: 'medical-large-latest', help: 'Model name' },
+  'max-tokens': { type: 'int', default: 8192, min: 1, max: 131072, help: 'Most tokens an answer may use' },
+  thinking: { type: 'bool', default: true, help: 'Ask the model to reason before answering' },
+  temperature: { type: 'number', min: 0, max: 2, help: 'Sampling temperature (unset: the service default)' },
+  'top-p': { type: 'number', min: 0, max: 1, help: 'Nucleus sampling (unset: the service default)' },
+  'idle-timeout': { type: 'int', default: 120, min: 1, max: 3600, help: 'Seconds without data before an answer is given up' },
+  'context-window': { type: 'int', default: 131072, min: 1024, help: 'Tokens the model can see, input and output together' },
+  'compress-at': { type: 'number', default: 0.8, min: 0.1, max: 1, help: 'Share of the window at which old turns are summarised' },
+  compress: { type: 'enum', default: 'summarise', values: ['summarise', 'trim'], help: 'How to make room: summarise old turns, or drop them' },
+  history: { type: 'bool', default: true, help: 'Save sessions and prompt history on disk' },
+  disclaimer: { type: 'bool', default: true, help: 'Show the one-line medical disclaimer in the chat screen' },
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+export type ConfigValue = string | number | boolean;
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_KEYS, key);
+}
+
+export function assertConfigKey(key: string): ConfigKey {
+  if (!isConfigKey(key)) {
+    throw usageError(`unknown config key "${key}"; see the keys with: medchat config list`);
+  }
+  return key;
+}
+
+/** Parse the text a user typed for a key into its stored value, or throw a usage error. */
+export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
+  const spec: KeySpec = CONFIG_KEYS[key];
+  const text = raw.trim();
+  const bad = (what: string) => usageError(`${key} must be ${what} (got "${raw}")`);
+  switch (spec.type) {
+    case 'bool': {
+      if (/^(on|true|yes|1)$/i.test(text)) return true;
+      if (/^(off|false|no|0)$/i.test(text)) return false;
+      throw bad('on or off');
+    }
+    case 'int':
+    case 'number': {
+      const n = Number(text);
+      if (text === '' || !Number.isFinite(n) || (spec.type === 'int' && !Number.isInteger(n))) {
+        throw bad(spec.type === 'int' ? 'a whole number' : 'a number');
+      }
+      if (spec.min !== undefined && n < spec.min) throw bad(`at least ${spec.min}`);
+      if (spec.max !== undefined && n > spec.max) throw bad(`at most ${spec.max}`);
+      return n;
+    }
+    case 'enum': {
+      if (!spec.values?.includes(text)) throw bad(`one of ${spec.values?.join(', ')}`);
+      return text;
+    }
+    case 'url':
+      return normaliseBaseUrl(text);
+    default:
+      if (text === '') throw bad('a non-empty value');
+      return text;
+  }
+}
+
+/**
+ * The service root: scheme and host (and any path prefix a gateway adds), without a trailing
+ * slash or `/v1` (medchat adds `/v1` for chat itself).
+ */
+export function normaliseBaseUrl(raw: string): string {
+  let text = raw.trim();
+  if (!/^https?:\/\//i.test(text)) {
+    throw usageError(`base URL "${raw}" needs a scheme: use https://${text.replace(/^\w+:\/\//, '') || 'host'}`);
+  }
+  try {
+    new URL(text);
+  } catch {
+    throw usageError(`base URL "${raw}" is not a valid URL`);
+  }
+  text = text.replace(/\/+$/, '');
+  text = text.replace(/\/v1$/i, '');
+  return text.replace(/\/+$/, '');
+}
+
+/** Show a secret so the user can tell which one it is, and nobody can use it: `sk-…a1b2`. */
+export function maskSecret(secret: string | undefined): string {
+  if (!secret) return '(not set)';
+  const s = secret.trim();
+  if (s.length <= 8) return '…' + (s.length > 4 ? s.slice(-2) : '');
+  const dash = s.indexOf('-');
+  const prefix = dash > 0 && dash <= 4 ? s.slice(0, dash + 1) : '';
+  return `${prefix}…${s.slice(-4)}`;
+}
+
+export function formatConfigValue(key: ConfigKey, value: ConfigValue | undefined): string {
+  if (value === undefined) return '(unset)';
+  if (CONFIG_KEYS[key].type === 'secret') return maskSecret(String(value));
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return String(value);
+}

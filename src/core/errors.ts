@@ -1,0 +1,41 @@
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+
+/**
+ * A failure the user can act on: one line saying what happened and what to do next,
+ * plus the exit code it maps to. Everything that reaches the user as an error is one of these.
+ */
+export class MedchatError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue = ExitCode.failure,
+    readonly kind: string = 'error',
+  ) {
+    super(message);
+    this.name = 'MedchatError';
+  }
+}
+
+export const usageError = (message: string) => new MedchatError(message, ExitCode.usage, 'usage');
+
+/** Keep only the first line of a service-provided text, without markup, cut to a sane length. */
+export function shortReason(text: string | undefined | null, max = 200): string {
+  if (!text) return '';
+  let t = String(text);
+  if (/<\s*(html|!doctype|head|body)\b/i.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1]?.trim();
+    return title ? title.slice(0, max) : '';
+  }
+  t = t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** Turn anything thrown into a MedchatError (never a stack trace for the user). */
+export function toMedchatError(err: unknown): MedchatError {
+  if (err instanceof MedchatError) return err;
+  const e = err as { code?: string; message?: string; name?: string } | undefined;
+  if (e?.code === 'ERR_INVALID_URL' || e?.name === 'TypeError' && /Invalid URL/.test(e?.message ?? '')) {
+    return usageError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…');
+  }
+  const msg = shortReason(e?.message ?? String(err)) || 'unexpected failure';
+  return new MedchatError(`unexpected error: ${msg}`, ExitCode.failure);
+}

@@ -1,0 +1,16 @@
+/** Every exit code medchat uses. The README's "Exit codes" table mirrors this list. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1, // service or network failure
+  usage: 2, // usage, configuration or input error
+  auth: 3, // the key was refused
+  incomplete: 4, // the answer was cut off
+  jobRejected: 5, // retexture: the service rejected the job
+  taskFailed: 6, // retexture: the task failed or was cancelled
+  deadline: 7, // retexture: the deadline passed
+  interrupted: 130, // Ctrl+C / SIGINT
+  hangup: 129, // SIGHUP
+  terminated: 143, // SIGTERM
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

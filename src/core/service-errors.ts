@@ -1,0 +1,121 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { MedchatError, shortReason } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+
+export interface ErrorContext {
+  baseUrl: string;
+  idleTimeoutMs: number;
+  /** true once the answer had started arriving */
+  midAnswer?: boolean;
+}
+
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
+
+function causeCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function host(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The reason a service gave in an error body: OpenAI-style `{error:{message}}`, `{message}`, `{description}` or text. */
+export function serviceReason(body: unknown): string {
+  if (body == null) return '';
+  if (typeof body === 'string') {
+    try {
+      return serviceReason(JSON.parse(body));
+    } catch {
+      return shortReason(body);
+    }
+  }
+  if (typeof body === 'object') {
+    const b = body as Record<string, unknown>;
+    const inner = b.error;
+    if (typeof inner === 'string') return shortReason(inner);
+    if (inner && typeof inner === 'object') return serviceReason(inner);
+    for (const k of ['message', 'description', 'detail', 'msg']) {
+      if (typeof b[k] === 'string') return shortReason(b[k] as string);
+    }
+  }
+  return '';
+}
+
+export function isContextLengthError(err: unknown): boolean {
+  const text = err instanceof APIError ? `${err.message} ${serviceReason(err.error)}` : String((err as Error)?.message ?? err);
+  return /maximum context length|context[_ ]length|context window|too many tokens|prompt is too long/i.test(text);
+}
+
+/** One clear line, with the next step, for anything the SDK or the network can throw. */
+export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatError {
+  if (err instanceof MedchatError) return err;
+  const where = host(ctx.baseUrl);
+  if (err instanceof APIUserAbortError) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+  if (err instanceof APIConnectionTimeoutError) {
+    return new MedchatError(`no response from ${where} within ${Math.round(ctx.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
+  }
+  if (err instanceof APIError && err.status) {
+    const reason = serviceReason(err.error);
+    const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
+    const status = err.status;
+    if (status === 401 || status === 403) {
+      return new MedchatError(`${withReason(`the service refused the API key (${status})`)}; set a valid one with: medchat config set api-key`, ExitCode.auth, 'auth');
+    }
+    if (status === 404) {
+      return new MedchatError(`${withReason(`the service has no chat endpoint at ${ctx.baseUrl}/v1 (404)`)}; check the address with: medchat config get base-url`, ExitCode.failure, 'not-found');
+    }
+    if (status === 429) {
+      return new MedchatError(`${withReason('rate limited by the service (429)')}; wait a moment and try again`, ExitCode.failure, 'rate-limit');
+    }
+    if (status === 408) return new MedchatError(`${withReason('the service timed out (408)')}; try again`, ExitCode.failure, 'timeout');
+    if (status === 413) return new MedchatError(`${withReason('the request is too large for the service (413)')}; send less text`, ExitCode.failure, 'too-large');
+    if (status >= 500) {
+      return new MedchatError(`${withReason(`the service failed (${status})`)}; try again later`, ExitCode.failure, 'server');
+    }
+    if (isContextLengthError(err)) {
+      return new MedchatError(`${withReason(`the conversation is too long for the model (${status})`)}; start over with /new or send less`, ExitCode.usage, 'context-length');
+    }
+    return new MedchatError(withReason(`the service rejected the request (${status})`), ExitCode.failure, 'rejected');
+  }
+  if (err instanceof APIError && !(err instanceof APIConnectionError)) {
+    // An error object that arrived inside the stream.
+    const reason = serviceReason(err.error) || shortReason(err.message);
+    return new MedchatError(`the service reported an error mid-answer: ${reason || 'no reason given'}`, ExitCode.failure, 'stream-error');
+  }
+  if (err instanceof SyntaxError) {
+    return new MedchatError('the service sent a malformed line in the answer stream; try again', ExitCode.failure, 'malformed');
+  }
+  const code = causeCode(err);
+  const message = String((err as Error)?.message ?? err);
+  if (code === 'ECONNREFUSED') {
+    return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
+    return new MedchatError(`cannot find the host ${where} (DNS lookup failed); check the address and your network`, ExitCode.failure, 'network');
+  }
+  if (code && TLS_CODES.test(code)) {
+    return new MedchatError(`the TLS certificate of ${where} is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`, ExitCode.failure, 'tls');
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|other side closed|socket hang up/i.test(message)) {
+    return ctx.midAnswer
+      ? new MedchatError(`the connection to ${where} was lost mid-answer; the answer is incomplete`, ExitCode.incomplete, 'incomplete')
+      : new MedchatError(`the connection to ${where} was lost before an answer arrived; try again`, ExitCode.failure, 'network');
+  }
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return new MedchatError(`timed out connecting to ${where}; check your network or proxy settings`, ExitCode.failure, 'timeout');
+  }
+  if (err instanceof APIConnectionError) {
+    return new MedchatError(`cannot reach ${where}${code ? ` (${code})` : ''}; check the address and your network`, ExitCode.failure, 'network');
+  }
+  return new MedchatError(`unexpected error: ${shortReason(message) || 'unknown'}`, ExitCode.failure);
+}

@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import { MedchatError, usageError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { CONFIG_KEYS, normaliseBaseUrl, parseConfigValue, type ConfigKey, type ConfigValue } from './config-keys.js';
+import type { ConfigStore } from './config-store.js';
+
+/** Everything a request needs, resolved from flags, then environment, then the config file, then defaults. */
+export interface Settings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  maxTokens: number;
+  thinking: boolean;
+  temperature?: number;
+  topP?: number;
+  idleTimeoutMs: number;
+  contextWindow: number;
+  compressAt: number;
+  compress: 'summarise' | 'trim';
+  history: boolean;
+  disclaimer: boolean;
+}
+
+/** Flag values as commander hands them over (strings for values, booleans for switches). */
+export type FlagValues = Partial<Record<ConfigKey, string | number | boolean | undefined>>;
+
+const ENV_FOR: Partial<Record<ConfigKey, string>> = {
+  'base-url': 'MEDCHAT_BASE_URL',
+  'api-key': 'MEDCHAT_API_KEY',
+  model: 'MEDCHAT_MODEL',
+};
+
+export interface ResolveOptions {
+  flags?: FlagValues;
+  env?: NodeJS.ProcessEnv;
+  store?: ConfigStore;
+  /** Chat needs base URL and key; `config` commands do not. */
+  requireService?: boolean;
+}
+
+export function resolveValue(key: ConfigKey, opts: ResolveOptions): ConfigValue | undefined {
+  const flag = opts.flags?.[key];
+  if (flag !== undefined && flag !== null) {
+    return typeof flag === 'string' ? parseConfigValue(key, flag) : flag;
+  }
+  const envName = ENV_FOR[key];
+  const envValue = envName ? (opts.env ?? process.env)[envName] : undefined;
+  if (envValue !== undefined && envValue.trim() !== '') {
+    try {
+      return parseConfigValue(key, envValue);
+    } catch (err) {
+      throw usageError(`${envName}: ${(err as Error).message}`);
+    }
+  }
+  const stored = opts.store?.get(key);
+  if (stored !== undefined) return stored;
+  return (CONFIG_KEYS[key] as { default?: ConfigValue }).default;
+}
+
+export function resolveSettings(opts: ResolveOptions): Settings {
+  const get = (key: ConfigKey) => resolveValue(key, opts);
+  const baseUrlRaw = get('base-url');
+  let apiKey = get('api-key') as string | undefined;
+  if (opts.requireService !== false) {
+    if (!baseUrlRaw) {
+      throw usageError('no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL');
+    }
+    if (!apiKey) {
+      const command = get('api-key-command') as string | undefined;
+      if (command) apiKey = runKeyCommand(command);
+    }
+    if (!apiKey) {
+      throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY');
+    }
+  }
+  return {
+    baseUrl: baseUrlRaw ? normaliseBaseUrl(String(baseUrlRaw)) : '',
+    apiKey: apiKey ?? '',
+    model: String(get('model')),
+    maxTokens: Number(get('max-tokens')),
+    thinking: Boolean(get('thinking')),
+    temperature: get('temperature') as number | undefined,
+    topP: get('top-p') as number | undefined,
+    idleTimeoutMs: Number(get('idle-timeout')) * 1000,
+    contextWindow: Number(get('context-window')),
+    compressAt: Number(get('compress-at')),
+    compress: get('compress') as 'summarise' | 'trim',
+    history: Boolean(get('history')),
+    disclaimer: Boolean(get('disclaimer')),
+  };
+}
+
+/** Run `api-key-command` through the shell; its trimmed stdout is the key. Its stderr goes to the user. */
+function runKeyCommand(command: string): string {
+  try {
+    const out = execFileSync(process.env.SHELL || '/bin/sh', ['-c', command], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 30_000,
+    });
+    const key = out.trim().split('\n')[0]?.trim() ?? '';
+    if (!key) throw new Error('empty output');
+    return key;
+  } catch (err) {
+    const why = (err as Error).message === 'empty output' ? 'printed nothing' : 'failed';
+    throw new MedchatError(`api-key-command ${why}; check it with: medchat config get api-key-command`, ExitCode.usage);
+  }
+}

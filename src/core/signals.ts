@@ -1,0 +1,22 @@
+import { ExitCode } from './exit-codes.js';
+
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+export const exitCodeForSignal: Record<StopSignal, number> = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+  SIGHUP: ExitCode.hangup,
+};
+
+/** Call `handler` on SIGINT, SIGTERM or SIGHUP (instead of dying at once). Returns a function that removes it. */
+export function onStopSignals(handler: (signal: StopSignal) => void): () => void {
+  const signals: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const listeners = signals.map((s) => {
+    const fn = () => handler(s);
+    process.on(s, fn);
+    return [s, fn] as const;
+  });
+  return () => {
+    for (const [s, fn] of listeners) process.off(s, fn);
+  };
+}

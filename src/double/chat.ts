@@ -1,0 +1,194 @@
+import type http from 'node:http';
+import { delay, type DoubleServer, type RecordedRequest } from './server.js';
+
+/**
+ * How the double answers one chat request. Everything is optional: the default is a short
+ * reasoning followed by an answer that quotes the last user message, then usage and `[DONE]`.
+ */
+export interface ChatScript {
+  /** Answer with this status and body instead (e.g. 401 with an OpenAI-style error). */
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Reasoning chunks, sent before the content chunks. */
+  reasoning?: string[];
+  /** Content chunks. A function gets the request (to echo it). */
+  content?: string[] | ((req: RecordedRequest) => string[]);
+  /** Where the reasoning goes: the documented field, vLLM/Ollama's, or inline tags (with or without the opening one). */
+  reasoningShape?: 'reasoning_content' | 'reasoning' | 'think-tags' | 'think-tags-no-open';
+  /** Usage on the last chunk; false leaves the usage chunk out. */
+  usage?: { prompt_tokens: number; completion_tokens: number } | false;
+  finishReason?: string | null;
+  /** false: end without `data: [DONE]`. */
+  done?: boolean;
+  /** Milliseconds between chunks. */
+  paceMs?: number;
+  /** Milliseconds before the headers are sent. */
+  headerDelayMs?: number;
+  /** Milliseconds before the first content chunk (after reasoning). */
+  firstContentDelayMs?: number;
+  /** After this many chunks: drop the connection / stop sending but keep it open / send a bad line / an error object / an `event: error` frame. */
+  dropAfter?: number;
+  stallAfter?: number;
+  malformedAfter?: number;
+  errorObjectAfter?: number;
+  errorEventAfter?: number;
+  /** Raw text written as the whole response body with status 200 (for not-an-event-stream cases). */
+  rawStreamBody?: string;
+}
+
+export interface ChatDoubleOptions {
+  /** Count prompt tokens of a request (used for usage and the context-window check). */
+  countTokens?: (messages: Array<{ role: string; content: string }>) => number;
+  /** Reject requests whose prompt tokens + max_tokens pass this, as real servers do (HTTP 400). */
+  contextWindow?: number;
+}
+
+/** A simple, deterministic stand-in for a tokenizer: CJK characters count one each, other text by ~4 chars. */
+export function roughTokenCount(messages: Array<{ role: string; content: string }>): number {
+  let n = 0;
+  for (const m of messages) {
+    const text = String(m.content ?? '');
+    const cjk = text.match(/[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/g)?.length ?? 0;
+    const rest = text.replace(/[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/g, '');
+    n += 4 + cjk + Math.ceil(rest.length / 4);
+  }
+  return n + 2;
+}
+
+export class ChatDouble {
+  private readonly queue: ChatScript[] = [];
+  defaultScript: ChatScript = {};
+  private seq = 0;
+
+  constructor(
+    readonly server: DoubleServer,
+    readonly options: ChatDoubleOptions = {},
+  ) {
+    server.route('POST', /^\/v1\/chat\/completions$/, (req, res) => this.answer(req, res));
+  }
+
+  /** The next requests get these scripts, in order; after them, `defaultScript`. */
+  enqueue(...scripts: ChatScript[]): this {
+    this.queue.push(...scripts);
+    return this;
+  }
+
+  get requests(): RecordedRequest[] {
+    return this.server.requestsTo(/^\/v1\/chat\/completions$/);
+  }
+
+  private async answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    const script = { ...this.defaultScript, ...(this.queue.shift() ?? {}) };
+    const id = `chatcmpl-${(++this.seq).toString().padStart(6, '0')}`;
+    if (script.headerDelayMs) await delay(script.headerDelayMs);
+    if (script.status && script.status !== 200) {
+      res.writeHead(script.status, { 'content-type': 'application/json', ...script.headers });
+      res.end(script.body ?? JSON.stringify({ error: { message: `error ${script.status}`, type: 'api_error', code: null } }));
+      return;
+    }
+    const body = req.body ?? {};
+    const messages: Array<{ role: string; content: string }> = Array.isArray(body.messages) ? body.messages : [];
+    const promptTokens = (this.options.countTokens ?? roughTokenCount)(messages);
+    const window = this.options.contextWindow;
+    const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : 81920;
+    if (window && promptTokens + maxTokens > window) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: {
+            message: `This model's maximum context length is ${window} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+            type: 'invalid_request_error',
+            param: 'messages',
+            code: 'context_length_exceeded',
+          },
+        }),
+      );
+      return;
+    }
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const thinking = body.enable_thinking !== false;
+    const reasoning = thinking ? (script.reasoning ?? ['Let me think ', 'about this.']) : [];
+    const content =
+      typeof script.content === 'function'
+        ? script.content(req)
+        : (script.content ?? ['You said: ', String(lastUser).slice(0, 200)]);
+    const completionTokens = Math.max(1, Math.ceil((reasoning.join('').length + content.join('').length) / 4));
+    const usage = script.usage === false ? undefined : (script.usage ?? { prompt_tokens: promptTokens, completion_tokens: completionTokens });
+    const finish = script.finishReason === undefined ? 'stop' : script.finishReason;
+
+    if (body.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json', ...script.headers });
+      const message: Record<string, string> = { role: 'assistant', content: content.join('') };
+      if (reasoning.length && script.reasoningShape !== 'think-tags' && script.reasoningShape !== 'think-tags-no-open') {
+        message[script.reasoningShape ?? 'reasoning_content'] = reasoning.join('');
+      } else if (reasoning.length) {
+        message.content = `${script.reasoningShape === 'think-tags' ? '<think>' : ''}${reasoning.join('')}</think>\n\n${message.content}`;
+      }
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model ?? 'medical-large-latest',
+          choices: [{ index: 0, message, finish_reason: finish ?? 'stop' }],
+          usage: usage && { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        }),
+      );
+      return;
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...script.headers });
+    if (script.rawStreamBody !== undefined) {
+      res.end(script.rawStreamBody);
+      return;
+    }
+    const created = Math.floor(Date.now() / 1000);
+    const model = body.model ?? 'medical-large-latest';
+    const frame = (delta: Record<string, string>, finishReason: string | null = null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
+
+    const frames: Array<{ text: string; isFirstContent?: boolean }> = [];
+    const shape = script.reasoningShape ?? 'reasoning_content';
+    if (shape === 'reasoning_content' || shape === 'reasoning') {
+      for (const r of reasoning) frames.push({ text: frame({ [shape]: r }) });
+      content.forEach((c, i) => frames.push({ text: frame({ content: c }), isFirstContent: i === 0 }));
+    } else {
+      const pieces = [...(shape === 'think-tags' && reasoning.length ? ['<think>'] : []), ...reasoning, ...(reasoning.length ? ['</think>\n\n'] : []), ...content];
+      pieces.forEach((c, i) => frames.push({ text: frame({ content: c }), isFirstContent: i === 0 }));
+    }
+    if (finish !== null) frames.push({ text: frame({}, finish) });
+    if (usage) frames.push({ text: `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n` });
+
+    let aborted = false;
+    res.on('close', () => (aborted = !res.writableFinished));
+    for (let i = 0; i < frames.length; i++) {
+      if (aborted) return;
+      if (script.dropAfter === i) {
+        res.socket?.destroy();
+        return;
+      }
+      if (script.stallAfter === i) return; // keep the connection open, send nothing more
+      if (script.malformedAfter === i) res.write('data: {"id": "broken", "choices": [\n\n');
+      if (script.errorObjectAfter === i) {
+        res.end(`data: ${JSON.stringify({ error: { message: 'The model overloaded mid-answer', type: 'server_error', code: 'overloaded' } })}\n\n`);
+        return;
+      }
+      if (script.errorEventAfter === i) {
+        res.end(`event: error\ndata: ${JSON.stringify({ message: 'Upstream failed mid-answer', type: 'server_error' })}\n\n`);
+        return;
+      }
+      const f = frames[i]!;
+      if (f.isFirstContent && script.firstContentDelayMs) await delay(script.firstContentDelayMs);
+      if (!res.write(f.text)) await new Promise<void>((r) => res.once('drain', () => r()));
+      if (script.paceMs) await delay(script.paceMs);
+    }
+    if (script.dropAfter !== undefined && script.dropAfter >= frames.length) {
+      res.socket?.destroy();
+      return;
+    }
+    if (script.stallAfter !== undefined && script.stallAfter >= frames.length) return;
+    if (script.done !== false) res.write('data: [DONE]\n\n');
+    res.end();
+  }
+}
