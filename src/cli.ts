@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { MedchatError, toMedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import type { FlagValues } from './core/settings.js';
+import { registerSubcommands } from './commands/index.js';
 
 declare const __MEDCHAT_VERSION__: string;
 export const VERSION = typeof __MEDCHAT_VERSION__ === 'string' ? __MEDCHAT_VERSION__ : '0.0.0-dev';
@@ -116,6 +117,7 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
     const { configCommand } = await import('./commands/config.js');
     process.exitCode = await configCommand('path', undefined, undefined);
   });
+  registerSubcommands(program);
   return program;
 }
 

@@ -47,7 +47,7 @@ export function assertConfigKey(key: string): ConfigKey {
 export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
   const spec: KeySpec = CONFIG_KEYS[key];
   const text = raw.trim();
-  const bad = (what: string) => usageError(`${key} must be ${what} (got "${raw}")`);
+  const bad = (what: string) => usageError(`${key} must be ${what} (got "${preview(raw)}")`);
   switch (spec.type) {
     case 'bool': {
       if (/^(on|true|yes|1)$/i.test(text)) return true;
@@ -83,12 +83,12 @@ export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
 export function normaliseBaseUrl(raw: string): string {
   let text = raw.trim();
   if (!/^https?:\/\//i.test(text)) {
-    throw usageError(`base URL "${raw}" needs a scheme: use https://${text.replace(/^\w+:\/\//, '') || 'host'}`);
+    throw usageError(`base URL "${preview(raw)}" needs a scheme, e.g. https://${preview(text.replace(/^\w+:\/\//, '')) || 'host'}`);
   }
   try {
     new URL(text);
   } catch {
-    throw usageError(`base URL "${raw}" is not a valid URL`);
+    throw usageError(`base URL "${preview(raw)}" is not a valid URL`);
   }
   text = text.replace(/\/+$/, '');
   text = text.replace(/\/v1$/i, '');
@@ -110,4 +110,10 @@ export function formatConfigValue(key: ConfigKey, value: ConfigValue | undefined
   if (CONFIG_KEYS[key].type === 'secret') return maskSecret(String(value));
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   return String(value);
+}
+
+/** A user's value quoted back in an error: one line, short. */
+function preview(raw: string): string {
+  const line = raw.trim().split(/\r?\n/)[0] ?? '';
+  return line.length > 60 ? line.slice(0, 59) + '…' : line;
 }

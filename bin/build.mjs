@@ -1,14 +1,16 @@
-// Bundles src/ into dist/: one entry file plus lazily loaded chunks (the chat screen, openai, conf…),
+// Build step (not shipped): bundles src/ into dist/: one entry file plus lazily loaded chunks (the chat screen, openai, conf…),
 // so `--version`, `--help` and one-shot mode never parse Ink or React.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build beside dist/ and swap it in, so a test run reading dist/ never sees it half-written.
+const tmp = `dist.tmp-${process.pid}`;
+const old = `dist.old-${process.pid}`;
 
 await build({
   entryPoints: { medchat: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: tmp,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -18,10 +20,14 @@ await build({
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   define: { __MEDCHAT_VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"' },
-  alias: { 'react-devtools-core': './scripts/empty-module.mjs' },
+  external: ['react-devtools-core'], // only reached when DEV=true, which the define above rules out
   banner: {
     // Some bundled CommonJS modules call require(); give them one.
     js: "import { createRequire as __medchatCreateRequire } from 'node:module'; const require = __medchatCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });
+
+if (existsSync('dist')) renameSync('dist', old);
+renameSync(tmp, 'dist');
+rmSync(old, { recursive: true, force: true });

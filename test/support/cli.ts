@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = path.join(REPO, 'bin', 'medchat.js');
+export const TEST_KEY = 'sk-test-SECRETKEY-a1b2';
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: Buffer;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  /** Text or bytes on stdin; undefined closes stdin at once (like </dev/null). */
+  stdin?: string | Buffer;
+  /** Base URL of the double; sets MEDCHAT_BASE_URL and a test key. */
+  baseUrl?: string;
+  home?: string;
+  timeoutMs?: number;
+  /** Called with the child once it has started (to send signals, read streams). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** A fresh, private home for one test: config and data folders that nothing else touches. */
+export function tempHome(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-test-'));
+}
+
+export function cliEnv(opts: CliOptions): NodeJS.ProcessEnv {
+  const home = opts.home ?? tempHome();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
+    MEDCHAT_DATA_DIR: path.join(home, 'data'),
+    MEDCHAT_RETRIES: '1',
+    LANG: 'C.UTF-8',
+  };
+  if (opts.baseUrl) {
+    env.MEDCHAT_BASE_URL = opts.baseUrl;
+    env.MEDCHAT_API_KEY = TEST_KEY;
+  }
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** Run the built `bin/medchat.js` as a user would, and collect what it printed and how it ended. */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdin.on('error', () => {});
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`medchat ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 20000} ms\nstderr: ${Buffer.concat(err)}`));
+    }, opts.timeoutMs ?? 20000);
+    opts.onSpawn?.(child);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stdoutBytes = Buffer.concat(out);
+      resolve({ code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes });
+    });
+  });
+}
+
+/** Wait until `check` is true (polling), or fail after `ms`. */
+export async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
