@@ -1,8 +1,50 @@
-import { MedchatError } from '../core/errors.js';
-import { ExitCode } from '../core/exit-codes.js';
+import { createElement } from 'react';
+import { render } from 'ink';
+import { VERSION } from '../cli.js';
+import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
 import type { Settings } from '../core/settings.js';
+import { App } from './App.js';
+import { ChatController } from './chat-controller.js';
+import { editInExternalEditor } from './external-editor.js';
+import { historyFile } from './prompt-history.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
-/** Opens the chat screen (Ink). Loaded only when the chat screen opens. */
-export async function runInteractive(_settings: Settings, _opts: { system?: string }): Promise<number> {
-  throw new MedchatError('the chat screen is not available yet; ask a question directly: medchat "…"', ExitCode.usage);
+/** Opens the chat screen (Ink) and resolves with the exit code when the user leaves. Loaded lazily. */
+export async function runInteractive(settings: Settings, opts: { system?: string }): Promise<number> {
+  const stdout = process.stdout;
+  let write: (data: string) => void = (d) => stdout.write(d);
+  const controller = new ChatController(settings, {
+    system: opts.system,
+    version: VERSION,
+    columns: stdout.columns || 80,
+    rows: stdout.rows || 24,
+    historyFile: settings.history ? historyFile() : undefined,
+    write: (d) => write(d),
+    openEditor: (draft) => editInExternalEditor(draft),
+  });
+  stdout.write(ENABLE_BRACKETED_PASTE);
+  const instance = render(createElement(App, { controller }), {
+    exitOnCtrlC: false,
+    patchConsole: false,
+    incrementalRendering: process.env.MEDCHAT_INCREMENTAL === "1",
+    maxFps: 30,
+  });
+  // Writes outside the tree (screen clear, OSC 52) go through Ink, so its live region stays right.
+  write = (d) => {
+    instance.clear();
+    stdout.write(d);
+  };
+  let code = 0;
+  const off = onStopSignals((signal) => {
+    code = exitCodeForSignal[signal];
+    controller.requestExit();
+  });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    off();
+    controller.stop();
+    stdout.write(DISABLE_BRACKETED_PASTE);
+  }
+  return code;
 }

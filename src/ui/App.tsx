@@ -1,0 +1,182 @@
+import { Box, useApp, useStdin, useStdout } from 'ink';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ChatController } from './chat-controller.js';
+import { matchCommands } from './commands/index.js';
+import { Footer } from './Footer.js';
+import { Input } from './Input.js';
+import { LiveTurnView } from './LiveTurn.js';
+import { Transcript } from './Transcript.js';
+import * as ed from './text/editor.js';
+import { KeyDecoder, type Key } from './text/keys.js';
+import { useChat } from './use-chat.js';
+
+const EXIT_WINDOW_MS = 2000;
+const RESIZE_SETTLE_MS = 250;
+
+/** The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller calls. */
+export function App({ controller }: { controller: ChatController }) {
+  const snap = useChat(controller);
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
+  const [editor, setEditor] = useState(ed.emptyEditor);
+  const [message, setMessage] = useState<string | undefined>();
+  const lastCtrlC = useRef(0);
+  const decoder = useRef(new KeyDecoder());
+  const editorRef = useRef(editor);
+  editorRef.current = editor;
+
+  useEffect(() => {
+    if (snap.exitRequested) exit();
+  }, [snap.exitRequested, exit]);
+
+  // Reflow once the terminal has stopped resizing.
+  useEffect(() => {
+    let t: NodeJS.Timeout | undefined;
+    const onResize = () => {
+      clearTimeout(t);
+      t = setTimeout(() => controller.resize(stdout.columns || 80, stdout.rows || 24), RESIZE_SETTLE_MS);
+    };
+    stdout.on('resize', onResize);
+    return () => {
+      clearTimeout(t);
+      stdout.off('resize', onResize);
+    };
+  }, [controller, stdout]);
+
+  useEffect(() => {
+    if (!message) return;
+    const t = setTimeout(() => setMessage(undefined), EXIT_WINDOW_MS);
+    return () => clearTimeout(t);
+  }, [message]);
+
+  const onKey = useCallback(
+    (key: Key) => {
+      const e = editorRef.current;
+      const set = (next: ed.EditorState) => {
+        editorRef.current = next;
+        setEditor(next);
+      };
+      if (key.name !== 'ctrl-c') lastCtrlC.current = 0;
+      switch (key.name) {
+        case 'text':
+          controller.history.resetBrowsing();
+          return set(ed.insert(e, key.text));
+        case 'paste':
+          return set(ed.insertPaste(e, key.text));
+        case 'newline':
+          return set(ed.insert(e, '\n'));
+        case 'enter': {
+          if (e.text.slice(0, e.cursor).endsWith('\\')) return set(ed.insert(ed.backspace(e), '\n'));
+          const hints = matchCommands(controller.commands, e.text);
+          const text = hints.length === 1 && e.text !== `/${hints[0]!.name}` && !hints[0]!.args ? `/${hints[0]!.name}` : ed.expandedText(e);
+          if (controller.submit(text)) set(ed.emptyEditor());
+          return;
+        }
+        case 'tab': {
+          const hints = matchCommands(controller.commands, e.text);
+          if (hints[0]) set(ed.fromText(`/${hints[0].name}${hints[0].args ? ' ' : ''}`));
+          return;
+        }
+        case 'backspace':
+          return set(ed.backspace(e));
+        case 'delete':
+          return set(ed.deleteForward(e));
+        case 'left':
+          return set(ed.left(e));
+        case 'right':
+          return set(ed.right(e));
+        case 'home':
+          return set(ed.home(e));
+        case 'end':
+          return set(ed.end(e));
+        case 'word-left':
+          return set(ed.wordLeft(e));
+        case 'word-right':
+          return set(ed.wordRight(e));
+        case 'kill-word-before':
+          return set(ed.deleteWordBefore(e));
+        case 'kill-word-after':
+          return set(ed.deleteWordAfter(e));
+        case 'kill-line-start':
+          return set(ed.killToLineStart(e));
+        case 'kill-line-end':
+          return set(ed.killToLineEnd(e));
+        case 'up': {
+          const moved = ed.verticalMove(e, -1);
+          if (moved) return set(moved);
+          const prev = controller.history.previous(ed.expandedText(e));
+          if (prev !== undefined) set(ed.fromText(prev));
+          return;
+        }
+        case 'down': {
+          const moved = ed.verticalMove(e, 1);
+          if (moved) return set(moved);
+          const next = controller.history.next();
+          if (next !== undefined) set(ed.fromText(next));
+          return;
+        }
+        case 'escape':
+          if (controller.stop()) return;
+          if (e.text.startsWith('/')) set(ed.emptyEditor());
+          return;
+        case 'ctrl-c': {
+          if (controller.stop()) return;
+          if (e.text) {
+            lastCtrlC.current = 0;
+            return set(ed.emptyEditor());
+          }
+          const now = Date.now();
+          if (now - lastCtrlC.current < EXIT_WINDOW_MS) return controller.requestExit();
+          lastCtrlC.current = now;
+          setMessage('press Ctrl+C again to exit');
+          return;
+        }
+        case 'ctrl-d':
+          if (!e.text) return controller.requestExit();
+          return set(ed.deleteForward(e));
+        case 'ctrl-o':
+          return controller.toggleReasoning();
+        case 'ctrl-g': {
+          if (isRawModeSupported) setRawMode(false);
+          const edited = controller.openEditor(ed.expandedText(e));
+          if (isRawModeSupported) setRawMode(true);
+          if (edited !== undefined) set(ed.fromText(edited));
+          return;
+        }
+        case 'ctrl-l':
+          return controller.refresh();
+        default:
+          return;
+      }
+    },
+    [controller, isRawModeSupported, setRawMode],
+  );
+
+  useEffect(() => {
+    if (isRawModeSupported) setRawMode(true);
+    const onInput = (data: string) => {
+      for (const key of decoder.current.push(data)) onKey(key);
+    };
+    events.on('input', onInput);
+    return () => {
+      events.off('input', onInput);
+      if (isRawModeSupported) setRawMode(false);
+    };
+  }, [events, onKey, isRawModeSupported, setRawMode]);
+
+  const width = Math.max(20, snap.columns);
+  const hints = matchCommands(controller.commands, editor.text);
+  const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
+  const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
+  return (
+    <Box flexDirection="column">
+      <Transcript key={snap.epoch} items={snap.items} showReasoning={snap.showReasoning} width={width} />
+      {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} /> : null}
+      <Box marginTop={1} flexDirection="column">
+        <Input editor={editor} hints={hints} busy={snap.live !== undefined} width={width} />
+        <Footer meter={snap.meter} last={snap.last} busy={snap.live !== undefined} message={message} />
+      </Box>
+    </Box>
+  );
+}

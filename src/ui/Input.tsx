@@ -1,0 +1,45 @@
+import { Box, Text } from 'ink';
+import type { SlashCommand } from './commands/types.js';
+import type { EditorState } from './text/editor.js';
+
+const MAX_VISIBLE_LINES = 8;
+
+/** The input box: the draft with a block cursor, and the command hints while typing `/…`. */
+export function Input({ editor, hints, busy, width }: { editor: EditorState; hints: SlashCommand[]; busy: boolean; width: number }) {
+  const lines = editor.text.split('\n');
+  const before = editor.text.slice(0, editor.cursor).split('\n');
+  const cursorLine = before.length - 1;
+  const cursorCol = before[cursorLine]!.length;
+  const first = Math.max(0, Math.min(cursorLine - MAX_VISIBLE_LINES + 1, lines.length - MAX_VISIBLE_LINES));
+  const visible = lines.slice(first, first + MAX_VISIBLE_LINES);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} flexDirection="column">
+        {first > 0 ? <Text dimColor>… {first} more line{first === 1 ? '' : 's'} above</Text> : null}
+        {visible.map((line, i) => {
+          const n = first + i;
+          const prefix = n === 0 ? '› ' : '  ';
+          if (n !== cursorLine) return <Text key={n}>{prefix + line}</Text>;
+          const at = line.slice(cursorCol, cursorCol + 1) || ' ';
+          return (
+            <Text key={n}>
+              {prefix + line.slice(0, cursorCol)}
+              <Text inverse>{at}</Text>
+              {line.slice(cursorCol + 1)}
+            </Text>
+          );
+        })}
+      </Box>
+      {hints.length > 0 ? (
+        <Box flexDirection="column" paddingX={2}>
+          {hints.slice(0, 8).map((c) => (
+            <Text key={c.name}>
+              <Text color="cyan">/{c.name}</Text>
+              <Text dimColor>{c.args ? ` ${c.args}` : ''} · {c.help}</Text>
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

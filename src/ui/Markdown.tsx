@@ -1,0 +1,9 @@
+import { Text } from 'ink';
+import { memo } from 'react';
+import chalk from 'chalk';
+import { renderMarkdown } from './text/markdown.js';
+
+/** A finished block of answer text, rendered once (it lives in the printed transcript). */
+export const Markdown = memo(function Markdown({ text, width }: { text: string; width: number }) {
+  return <Text>{renderMarkdown(text, { width, colour: chalk.level > 0 })}</Text>;
+});

@@ -1,0 +1,10 @@
+import type { SlashCommand } from './types.js';
+
+export const exit: SlashCommand = {
+  name: 'exit',
+  aliases: ['quit', 'q'],
+  help: 'leave medchat',
+  run(chat) {
+    chat.requestExit();
+  },
+};

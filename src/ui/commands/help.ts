@@ -1,0 +1,19 @@
+import type { SlashCommand } from './types.js';
+
+export const help: SlashCommand = {
+  name: 'help',
+  aliases: ['?'],
+  help: 'list commands and keys',
+  run(chat) {
+    const width = Math.max(...chat.commands.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0)));
+    const lines = chat.commands.map((c) => `  /${(c.name + (c.args ? ` ${c.args}` : '')).padEnd(width)}  ${c.help}`);
+    chat.notice(
+      [
+        'Commands:',
+        ...lines,
+        'Keys: Enter send · Ctrl+J, Alt+Enter or \\ then Enter new line · Up/Down earlier prompts · Ctrl+G edit in $EDITOR',
+        '      Ctrl+O show/hide reasoning · Esc or Ctrl+C stop an answer · Ctrl+C clear the box, twice to exit · Ctrl+D exit',
+      ].join('\n'),
+    );
+  },
+};

@@ -1,0 +1,30 @@
+import { copy } from './copy.js';
+import { exit } from './exit.js';
+import { exportCommand } from './export.js';
+import { help } from './help.js';
+import { maxTokens } from './max-tokens.js';
+import { newConversation } from './new.js';
+import { reasoning } from './reasoning.js';
+import { retry } from './retry.js';
+import { system } from './system.js';
+import { think } from './think.js';
+import { tokens } from './tokens.js';
+import type { SlashCommand } from './types.js';
+
+export type { SlashCommand } from './types.js';
+
+/** Every slash command, in the order /help lists them. Later: /compact, /sessions, /resume, /retexture. */
+export const COMMANDS: readonly SlashCommand[] = [help, newConversation, think, system, maxTokens, retry, copy, exportCommand, tokens, reasoning, exit];
+
+export function findCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
+  const n = name.toLowerCase();
+  return commands.find((c) => c.name === n || c.aliases?.includes(n));
+}
+
+/** The hint list while typing `/na…`: commands whose name starts with what was typed. */
+export function matchCommands(commands: readonly SlashCommand[], typed: string): SlashCommand[] {
+  const m = /^\/(\S*)$/.exec(typed);
+  if (!m) return [];
+  const prefix = m[1]!.toLowerCase();
+  return commands.filter((c) => c.name.startsWith(prefix) || c.aliases?.some((a) => a.startsWith(prefix) && prefix.length > 0));
+}

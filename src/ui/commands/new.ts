@@ -1,0 +1,10 @@
+import type { SlashCommand } from './types.js';
+
+export const newConversation: SlashCommand = {
+  name: 'new',
+  aliases: ['clear'],
+  help: 'start over (the system prompt and settings stay)',
+  run(chat) {
+    chat.newConversation();
+  },
+};

@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import type { ChatController, ChatSnapshot } from './chat-controller.js';
+
+/** At most one redraw per this many milliseconds while an answer streams. */
+export const FRAME_MS = 50;
+
+/**
+ * The only bridge between the chat controller (which consumes core's stream events) and React:
+ * every change is coalesced, and the screen gets at most one new snapshot per frame.
+ */
+export function useChat(controller: ChatController, frameMs = FRAME_MS): ChatSnapshot {
+  const [snap, setSnap] = useState(() => controller.snapshot());
+  useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
+    let lastFlush = 0;
+    const flush = () => {
+      timer = undefined;
+      lastFlush = Date.now();
+      setSnap(controller.snapshot());
+    };
+    const unsubscribe = controller.subscribe(() => {
+      if (timer) return;
+      timer = setTimeout(flush, Math.max(0, frameMs - (Date.now() - lastFlush)));
+    });
+    flush();
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [controller, frameMs]);
+  return snap;
+}
+
+/** Seconds since `since`, ticking once a second while `active`. */
+export function useElapsed(since: number | undefined, active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return since === undefined ? 0 : Math.max(0, now - since);
+}
