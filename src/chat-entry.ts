@@ -15,14 +15,25 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
   const stdinPiped = o.stdin !== false && !isTty(process.stdin);
   const interactive = prompt === undefined && !stdinPiped && isTty(process.stdin) && isTty(process.stdout);
 
+  if (o.continue && o.resume !== undefined) throw usageError('choose one of --continue and --resume');
+  const resume = o.resume !== undefined ? o.resume : o.continue ? 'latest' : undefined;
+  if (resume !== undefined && !resume.trim()) throw usageError('--resume needs a session id (see medchat sessions list)');
+
   warnAboutKeyFlag(o);
   const store = new ConfigStore();
   const settings = resolveSettings({ flags: settingsFlags(o), store });
+  const incognito = Boolean(o.incognito);
+  const { ChatSession } = await import('./core/sessions/chat-session.js');
 
   if (interactive) {
+    // The chat screen opens the session itself (ChatSession.open with these); check the id first.
+    let resumeId: string | undefined;
+    if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
+    const uiOptions = { system: o.system, resume: resumeId, incognito };
     const { runInteractive } = await import('./ui/run-interactive.js');
-    return runInteractive(settings, { system: o.system });
+    return runInteractive(settings, uiOptions);
   }
+  const session = ChatSession.open(settings, { system: o.system, resume, incognito });
   const stdinText = stdinPiped ? await readStdinText() : undefined;
   if (prompt === undefined && !stdinText?.trim()) {
     throw usageError(
@@ -34,7 +45,7 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
   const userText = composeUserText(prompt, stdinText);
   return runOneShot(
     settings,
-    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show' },
+    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

@@ -27,6 +27,10 @@ export interface ChatFlags {
   json?: boolean;
   jsonl?: boolean;
   stdin: boolean;
+  /** Sessions (issue 4): continue the last conversation, resume one, or save nothing. */
+  continue?: boolean;
+  resume?: string;
+  incognito?: boolean;
 }
 
 export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
@@ -75,7 +79,10 @@ function buildProgram(): Command {
     .addOption(new Option('--reasoning <mode>', 'show reasoning on stderr, or hide it').choices(['show', 'hide']).default('show'))
     .option('--json', 'print one JSON object at the end: id, model, content, reasoning, usage, finish_reason')
     .option('--jsonl', 'print one JSON event per line as the answer streams')
-    .option('--no-stdin', 'ignore piped stdin');
+    .option('--no-stdin', 'ignore piped stdin')
+    .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
+    .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
+    .option('--incognito', 'save nothing on disk: no session, no prompt history');
   addServiceOptions(program);
   program.addHelpText(
     'after',
@@ -85,6 +92,7 @@ Examples:
   medchat "what is the normal adult heart rate?"
   cat notes.txt | medchat "summarise this"
   medchat --json -p "list three causes of chest pain" | jq -r .content
+  medchat -c "and what if she is pregnant?"   continue the last conversation
   medchat retexture --image scan.png "make it a watercolour" --wait
 
 Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration error,

@@ -1,6 +1,7 @@
-import { streamChat, completeChat, type ClientSettings } from './core/chat-client.js';
-import type { ChatEvent, ChatResult } from './core/chat-events.js';
-import { Conversation } from './core/conversation.js';
+import type { ClientSettings } from './core/chat-client.js';
+import type { ChatResult } from './core/chat-events.js';
+import { ChatSession, type SessionEvent } from './core/sessions/chat-session.js';
+import type { Settings } from './core/settings.js';
 import { MedchatError, toMedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import { OutputWriter } from './core/output.js';
@@ -19,7 +20,12 @@ export interface OneShotOptions {
   json: boolean;
   jsonl: boolean;
   reasoning: 'show' | 'hide';
+  /** The conversation this question belongs to (new, `-c`, `--resume`); saved as it goes unless incognito. */
+  session?: ChatSession;
 }
+
+/** Context defaults for callers that pass only the client settings (no saved session). */
+const CONTEXT_DEFAULTS = { contextWindow: 131072, compressAt: 0.8, compress: 'summarise', history: false, disclaimer: false } as const;
 
 export interface OneShotIo {
   stdout: NodeJS.WriteStream;
@@ -49,8 +55,9 @@ export async function runOneShot(settings: ClientSettings, opts: OneShotOptions,
   });
   out.whenClosed(() => controller.abort());
 
-  const conversation = new Conversation(opts.system);
-  const turn = conversation.addTurn(opts.userText);
+  const session = opts.session ?? ChatSession.open({ ...CONTEXT_DEFAULTS, ...settings } as Settings, { system: opts.system, incognito: true });
+  session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeForTerminal(e.message)}; this conversation is not being saved`, errColour) + '\n');
+  const turn = session.ask(opts.userText);
   const result: ChatResult = { content: '', reasoning: '' };
   let reasoningOpen = false;
   let failure: MedchatError | undefined;
@@ -62,7 +69,13 @@ export async function runOneShot(settings: ClientSettings, opts: OneShotOptions,
     }
   };
 
-  const handle = async (e: ChatEvent) => {
+  const handle = async (e: SessionEvent) => {
+    if (e.type === 'compacted') {
+      // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
+      await closeReasoning();
+      await err.write(dim(e.text, errColour) + '\n');
+      return;
+    }
     if (opts.jsonl && e.type !== 'end') await out.write(JSON.stringify(e) + '\n');
     switch (e.type) {
       case 'reasoning':
@@ -98,20 +111,12 @@ export async function runOneShot(settings: ClientSettings, opts: OneShotOptions,
   };
 
   try {
-    const messages = conversation.toWireMessages(turn);
-    if (opts.stream) {
-      for await (const e of streamChat(settings, messages, { signal: controller.signal })) await handle(e);
-    } else {
-      const r = await completeChat(settings, messages, { signal: controller.signal }, (e) => void handle(e));
-      if (r.reasoning) await handle({ type: 'reasoning', text: r.reasoning });
-      if (r.content) await handle({ type: 'content', text: r.content });
-      if (r.usage) await handle({ type: 'usage', usage: r.usage });
-      await handle({ type: 'end', id: r.id, model: r.model, finishReason: r.finishReason });
-    }
+    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) await handle(e);
   } catch (e) {
     failure = toMedchatError(e);
   } finally {
     removeSignals();
+    session.close();
   }
 
   if (out.closed) return ExitCode.ok; // the reader went away (`| head`): stop quietly

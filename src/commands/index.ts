@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { registerSessions } from './sessions.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
  * in its own file and imports its heavy parts lazily inside its action.
  */
-export function registerSubcommands(_program: Command): void {
+export function registerSubcommands(program: Command): void {
   // registerRetexture(program); registerTask(program);   (issue 5)
-  // registerSessions(program);                            (issue 4)
+  registerSessions(program);
 }

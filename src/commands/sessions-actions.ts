@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import { usageError } from '../core/errors.js';
+import { sanitizeForTerminal } from '../core/sanitize.js';
+import { sessionToJson, sessionToMarkdown } from '../core/sessions/export.js';
+import { SessionStore } from '../core/sessions/store.js';
+import { isTty } from '../core/terminal.js';
+
+const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (!iso || Number.isNaN(d.getTime())) return '-'.padEnd(16);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export async function sessionsList(o: { json?: boolean }): Promise<number> {
+  const store = new SessionStore();
+  const list = store.list();
+  if (o.json) {
+    print(
+      JSON.stringify(
+        list.map((s) => ({ id: s.id, title: s.title, created_at: s.createdAt, updated_at: s.updatedAt, turns: s.turns, file: s.file })),
+        null,
+        2,
+      ) + '\n',
+    );
+    return 0;
+  }
+  if (list.length === 0) {
+    process.stderr.write(`no saved conversations (in ${store.dir})\n`);
+    return 0;
+  }
+  for (const s of list) {
+    const turns = `${s.turns} ${s.turns === 1 ? 'turn ' : 'turns'}`;
+    print(`${s.id}  ${localTime(s.updatedAt)}  ${turns.padStart(9)}  ${s.title}\n`);
+  }
+  return 0;
+}
+
+export async function sessionsShow(ref: string, o: { reasoning?: boolean }): Promise<number> {
+  const store = new SessionStore();
+  const data = store.load(store.resolve(ref));
+  print(sessionToMarkdown(data, { reasoning: Boolean(o.reasoning) }));
+  return 0;
+}
+
+export async function sessionsExport(ref: string, o: { format?: string; output?: string; reasoning?: boolean }): Promise<number> {
+  const format = (o.format ?? (o.output && /\.json$/i.test(o.output) ? 'json' : 'md')).toLowerCase();
+  if (format !== 'md' && format !== 'markdown' && format !== 'json') throw usageError(`--format must be md or json (got "${o.format}")`);
+  const store = new SessionStore();
+  const data = store.load(store.resolve(ref));
+  const text = format === 'json' ? sessionToJson(data, { reasoning: Boolean(o.reasoning) }) : sessionToMarkdown(data, { reasoning: Boolean(o.reasoning) });
+  if (o.output && o.output !== '-') {
+    try {
+      fs.writeFileSync(o.output, text, { mode: 0o600 });
+    } catch (err) {
+      throw usageError(`cannot write ${o.output} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    process.stderr.write(`exported ${data.id} to ${o.output}\n`);
+    return 0;
+  }
+  process.stdout.write(text);
+  return 0;
+}
+
+export async function sessionsRm(ids: string[], o: { all?: boolean }): Promise<number> {
+  const store = new SessionStore();
+  if (o.all) {
+    if (ids.length) throw usageError('give either session ids or --all, not both');
+    const n = store.removeAll();
+    process.stderr.write(`deleted ${n} saved ${n === 1 ? 'conversation' : 'conversations'}\n`);
+    return 0;
+  }
+  if (ids.length === 0) throw usageError('name the sessions to delete (see medchat sessions list), or use --all');
+  const resolved = ids.map((r) => store.resolve(r));
+  for (const id of resolved) store.remove(id);
+  process.stderr.write(`deleted ${resolved.length} saved ${resolved.length === 1 ? 'conversation' : 'conversations'}\n`);
+  return 0;
+}
+
+export async function sessionsPath(): Promise<number> {
+  process.stdout.write(new SessionStore().dir + '\n');
+  return 0;
+}

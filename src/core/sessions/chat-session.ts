@@ -1,0 +1,308 @@
+import { completeChat, streamChat } from '../chat-client.js';
+import type { ChatEvent, ChatResult } from '../chat-events.js';
+import type { WireMessage } from '../chat-request.js';
+import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
+import { Conversation, type Turn } from '../conversation.js';
+import { MedchatError, toMedchatError, usageError } from '../errors.js';
+import type { Settings } from '../settings.js';
+import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../tokens.js';
+import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
+
+/**
+ * One conversation with its context manager and its session file: what the chat screen and
+ * one-shot mode both use. `send` streams one answer, keeps the turn up to date, and saves the
+ * question at once, the answer at least once a second while it streams, and at the end.
+ */
+export type SessionEvent = ChatEvent | { type: 'compacted'; compaction: Compaction; text: string };
+
+export interface OpenSessionOptions {
+  system?: string;
+  /** A session id, a unique prefix of one, or `latest` (what `-c` means). */
+  resume?: string;
+  /** Write nothing to disk (`--incognito`; also implied by `history: off`). */
+  incognito?: boolean;
+  store?: SessionStore;
+}
+
+/** How often a streaming answer is written to disk, at most. */
+export const SAVE_INTERVAL_MS = 500;
+
+export class ChatSession {
+  readonly conversation: Conversation;
+  readonly context: ContextManager;
+  /** false: nothing is written (incognito or `history: off`). Prompt history must not be written either. */
+  readonly persistent: boolean;
+  readonly resumed: boolean;
+  private data: SessionData;
+  private lastSave = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** The first failure to write the session file (the conversation goes on; the front end says so once). */
+  saveError: MedchatError | undefined;
+  /** Called once, on the first failure to write the session file. */
+  onSaveError: ((err: MedchatError) => void) | undefined;
+
+  private constructor(
+    public settings: Settings,
+    private readonly store: SessionStore,
+    data: SessionData,
+    persistent: boolean,
+    resumed: boolean,
+  ) {
+    this.data = data;
+    this.persistent = persistent;
+    this.resumed = resumed;
+    this.conversation = new Conversation(data.system);
+    for (const saved of data.turns) {
+      const turn = this.conversation.addTurn(saved.user);
+      const { tokens, ...rest } = saved;
+      Object.assign(turn, rest);
+      if (tokens) {
+        primeCount(saved.user, tokens.user);
+        if (saved.status === 'complete') primeCount(saved.answer, tokens.answer);
+      }
+    }
+    this.context = new ContextManager(settings, data.context);
+  }
+
+  /** Start a new conversation, or resume a saved one (`resume`: id, prefix or `latest`). */
+  static open(settings: Settings, opts: OpenSessionOptions = {}): ChatSession {
+    const store = opts.store ?? new SessionStore();
+    const persistent = settings.history && !opts.incognito;
+    if (opts.resume !== undefined) {
+      if (!settings.history && !opts.incognito) {
+        throw usageError('saved sessions are off (config `history` is off); turn them on with: medchat config set history on');
+      }
+      let id: string;
+      try {
+        id = store.resolve(opts.resume);
+      } catch (err) {
+        if (opts.resume === 'latest' && err instanceof MedchatError && err.kind === 'usage') {
+          throw usageError('there is no saved conversation to continue; start one with: medchat "…"');
+        }
+        throw err;
+      }
+      const data = store.load(id);
+      if (opts.system?.trim()) data.system = opts.system;
+      return new ChatSession(settings, store, data, persistent, true);
+    }
+    const now = new Date().toISOString();
+    const data: SessionData = {
+      format: SESSION_FORMAT,
+      version: SESSION_VERSION,
+      id: newSessionId(),
+      title: '',
+      createdAt: now,
+      updatedAt: now,
+      model: settings.model,
+      ...(opts.system?.trim() ? { system: opts.system } : {}),
+      turns: [],
+      context: emptyContextState(),
+    };
+    return new ChatSession(settings, store, data, persistent, false);
+  }
+
+  get id(): string {
+    return this.data.id;
+  }
+
+  get title(): string {
+    return this.data.title;
+  }
+
+  /** Where the session is saved (undefined when nothing is written). */
+  get file(): string | undefined {
+    return this.persistent ? this.store.fileFor(this.data.id) : undefined;
+  }
+
+  /** Every fold so far, oldest first, for the transcript (`describeCompaction` gives the line). */
+  get compactions(): readonly Compaction[] {
+    return this.context.state.compactions;
+  }
+
+  /** Add a question to the conversation and save it at once. */
+  ask(text: string): Turn {
+    const turn = this.conversation.addTurn(text);
+    this.saveNow();
+    return turn;
+  }
+
+  /** Load the tokenizer so `tokenBreakdown` is exact (before that it is a rough count). Call once at startup, in the background. */
+  static loadTokenizer(): Promise<void> {
+    return loadTokenizer();
+  }
+
+  /** The numbers for `/tokens` and the footer meter (`next`: the question being typed). */
+  tokenBreakdown(next = ''): TokenBreakdown {
+    return this.context.tokenBreakdown(this.conversation, next);
+  }
+
+  /** `/compact`: summarise all but the last two exchanges now; undefined when there is nothing to fold. */
+  async compactNow(opts: { signal?: AbortSignal } = {}): Promise<{ compaction: Compaction; text: string } | undefined> {
+    const c = await this.context.compactNow(this.conversation, opts);
+    if (!c) return undefined;
+    this.saveNow();
+    return { compaction: c, text: describeCompaction(c) };
+  }
+
+  /** What would be sent for `turn` (summarising first if needed), without sending it. */
+  prepare(turn: Turn, opts: { signal?: AbortSignal; force?: boolean } = {}): Promise<Prepared> {
+    return this.context.prepare(this.conversation, { upTo: turn, ...opts });
+  }
+
+  /**
+   * Send `turn` (from `ask`) and stream the answer as events. Keeps `turn` up to date (answer,
+   * reasoning, status, usage, timings) and saved: the caller only renders. Summarises or trims
+   * first when needed (a `compacted` event says so), and after a context-length error from the
+   * service summarises and retries once. Throws a MedchatError like `streamChat` does; the turn
+   * is saved with its status (`interrupted`, `incomplete`, `failed`) before that.
+   */
+  async *send(turn: Turn, opts: { signal?: AbortSignal; stream?: boolean } = {}): AsyncGenerator<SessionEvent, void> {
+    const stream = opts.stream !== false;
+    turn.status = 'pending';
+    turn.startedAt = Date.now();
+    this.saveNow();
+    let retried = false;
+    try {
+      for (;;) {
+        const prepared = await this.prepare(turn, { signal: opts.signal, force: retried });
+        if (prepared.compaction) {
+          this.saveNow();
+          yield { type: 'compacted', compaction: prepared.compaction, text: describeCompaction(prepared.compaction) };
+        }
+        try {
+          const events = stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, opts.signal);
+          for await (const e of events) {
+            this.apply(turn, e, prepared.messages);
+            yield e;
+          }
+          break;
+        } catch (err) {
+          if (!retried && !turn.answer && !turn.reasoning && (await this.context.recover(err, prepared.messages))) {
+            retried = true;
+            continue;
+          }
+          throw err;
+        }
+      }
+      turn.status = 'complete';
+      turn.durationMs = Date.now() - turn.startedAt;
+      this.saveNow();
+    } catch (err) {
+      const e = toMedchatError(err);
+      turn.status = e.kind === 'interrupted' ? 'interrupted' : e.kind === 'incomplete' ? 'incomplete' : 'failed';
+      turn.error = e.message;
+      turn.durationMs = Date.now() - turn.startedAt;
+      this.saveNow();
+      throw e;
+    }
+  }
+
+  private apply(turn: Turn, e: ChatEvent, sent: readonly WireMessage[]): void {
+    switch (e.type) {
+      case 'reasoning':
+        turn.status = 'streaming';
+        turn.reasoning += e.text;
+        this.saveSoon();
+        break;
+      case 'content':
+        if (turn.firstTokenMs === undefined) {
+          turn.firstTokenMs = Date.now() - turn.startedAt;
+          if (turn.reasoning) turn.reasoningMs = turn.firstTokenMs;
+        }
+        turn.status = 'streaming';
+        turn.answer += e.text;
+        this.saveSoon();
+        break;
+      case 'usage':
+        turn.usage = e.usage;
+        this.context.recordUsage(sent, e.usage);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The non-streaming request, as the same events (retry notices arrive as they happen). */
+  private async *complete(messages: readonly WireMessage[], signal: AbortSignal | undefined): AsyncGenerator<ChatEvent, void> {
+    const pending: ChatEvent[] = [];
+    let wake: (() => void) | undefined;
+    let done = false;
+    let result: ChatResult | undefined;
+    let failure: unknown;
+    void completeChat(this.settings, messages, { signal }, (e) => {
+      pending.push(e);
+      wake?.();
+    })
+      .then(
+        (r) => (result = r),
+        (err) => (failure = err),
+      )
+      .finally(() => {
+        done = true;
+        wake?.();
+      });
+    for (;;) {
+      while (pending.length) yield pending.shift()!;
+      if (done) break;
+      await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+    }
+    if (failure !== undefined) throw failure;
+    const r = result!;
+    if (r.reasoning) yield { type: 'reasoning', text: r.reasoning };
+    if (r.content) yield { type: 'content', text: r.content };
+    if (r.usage) yield { type: 'usage', usage: r.usage };
+    yield { type: 'end', id: r.id, model: r.model, finishReason: r.finishReason };
+  }
+
+  /** Save within SAVE_INTERVAL_MS (so at least once a second while an answer streams). */
+  saveSoon(): void {
+    if (!this.persistent) return;
+    const since = Date.now() - this.lastSave;
+    if (since >= SAVE_INTERVAL_MS) {
+      this.saveNow();
+      return;
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.saveNow();
+      }, SAVE_INTERVAL_MS - since);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Write the session now (atomically). Does nothing when the session is not persistent. */
+  saveNow(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.persistent) return;
+    this.lastSave = Date.now();
+    const d = this.data;
+    if (!d.title && this.conversation.turns[0]) d.title = titleFor(this.conversation.turns[0].user);
+    d.updatedAt = new Date().toISOString();
+    d.model = this.settings.model;
+    if (this.conversation.system) d.system = this.conversation.system;
+    else delete d.system;
+    d.context = this.context.state;
+    d.turns = this.conversation.turns.map((t): StoredTurn => {
+      const settled = t.status !== 'pending' && t.status !== 'streaming';
+      return settled && tokenizerLoaded() ? { ...t, tokens: { user: countText(t.user), answer: countText(t.answer) } } : { ...t };
+    });
+    try {
+      this.store.save(d);
+    } catch (err) {
+      if (!this.saveError) {
+        this.saveError = toMedchatError(err);
+        this.onSaveError?.(this.saveError);
+      }
+    }
+  }
+
+  /** Flush anything pending; call when the conversation closes. */
+  close(): void {
+    if (this.timer) this.saveNow();
+  }
+}

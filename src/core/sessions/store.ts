@@ -1,0 +1,312 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ContextState } from '../context.js';
+import type { Turn } from '../conversation.js';
+import { MedchatError, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { dataDir } from '../paths.js';
+
+/**
+ * Sessions on disk: one JSON file per conversation in `<data dir>/sessions/`, the folder 0700
+ * and every file 0600. Every write goes to a temporary file in the same folder, is flushed to
+ * the disk, then renamed over the old file, so a session file is always either the previous
+ * or the next complete version, whatever moment medchat (or the machine) dies at.
+ * Nothing is created until the first save: `--incognito` and `history: off` never touch the disk.
+ */
+export const SESSION_FORMAT = 'medchat-session';
+export const SESSION_VERSION = 1;
+
+export interface StoredTurn extends Turn {
+  /** o200k counts of `user` and `answer`, so a resumed history is not tokenised again. */
+  tokens?: { user: number; answer: number };
+}
+
+export interface SessionData {
+  format: typeof SESSION_FORMAT;
+  version: number;
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  model: string;
+  system?: string;
+  turns: StoredTurn[];
+  context: ContextState;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: number;
+  file: string;
+  bytes: number;
+}
+
+const ID_RE = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/;
+
+export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(dataDir(env), 'sessions');
+}
+
+/** `20261122-143005-a1b2`: sorts by creation time, readable, unique enough for one user. */
+export function newSessionId(now = new Date()): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** One line for lists: the first line of the first question, shortened. */
+export function titleFor(text: string): string {
+  const line = text.trim().split(/\r?\n/).find((l) => l.trim()) ?? '';
+  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > 72 ? clean.slice(0, 71) + '…' : clean;
+}
+
+/** Write `text` to `file` atomically: temp file (0600) in the same folder, fsync, rename. */
+export function writeFileAtomic(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}-${randomBytes(3).toString('hex')}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export class SessionStore {
+  readonly dir: string;
+  private prepared = false;
+
+  constructor(dir: string = sessionsDir()) {
+    this.dir = dir;
+  }
+
+  fileFor(id: string): string {
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  /** Create the folders 0700 (and tighten them if they already exist), and clear leftovers of killed writes. */
+  private ensureDir(): void {
+    if (this.prepared) return;
+    try {
+      const parent = path.dirname(this.dir);
+      fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
+      fs.chmodSync(parent, 0o700);
+      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      fs.chmodSync(this.dir, 0o700);
+    } catch (err) {
+      throw storeError(`cannot create the sessions folder ${this.dir}`, err);
+    }
+    this.removeStaleTemps();
+    this.prepared = true;
+  }
+
+  private removeStaleTemps(): void {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const cutoff = Date.now() - 60_000;
+    for (const name of names) {
+      if (!name.endsWith('.tmp')) continue;
+      const full = path.join(this.dir, name);
+      try {
+        if (fs.statSync(full).mtimeMs < cutoff) fs.rmSync(full, { force: true });
+      } catch {
+        // another medchat may have just renamed it
+      }
+    }
+  }
+
+  save(data: SessionData): void {
+    this.ensureDir();
+    try {
+      writeFileAtomic(this.fileFor(data.id), JSON.stringify(data, null, 1) + '\n');
+    } catch (err) {
+      throw storeError(`cannot save the session ${data.id} in ${this.dir}`, err);
+    }
+  }
+
+  exists(id: string): boolean {
+    return ID_RE.test(id) && fs.existsSync(this.fileFor(id));
+  }
+
+  private ids(): string[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw storeError(`cannot read the sessions folder ${this.dir}`, err);
+    }
+    return names.filter((n) => n.endsWith('.json') && ID_RE.test(n.slice(0, -5))).map((n) => n.slice(0, -5));
+  }
+
+  /** The most recently written session (what `-c` continues), if any. */
+  latest(): string | undefined {
+    let best: { id: string; mtime: number } | undefined;
+    for (const id of this.ids()) {
+      let mtime: number;
+      try {
+        mtime = fs.statSync(this.fileFor(id)).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (!best || mtime > best.mtime || (mtime === best.mtime && id > best.id)) best = { id, mtime };
+    }
+    return best?.id;
+  }
+
+  /** An exact id, a unique prefix of one, or `latest` / `last`. */
+  resolve(ref: string): string {
+    const r = ref.trim();
+    if (r === 'latest' || r === 'last') {
+      const id = this.latest();
+      if (!id) throw usageError('there is no saved session yet');
+      return id;
+    }
+    const ids = this.ids();
+    if (ids.includes(r)) return r;
+    const matches = r ? ids.filter((id) => id.startsWith(r)) : [];
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1) throw usageError(`"${r}" matches ${matches.length} sessions (${matches.slice(0, 3).join(', ')}…); give more of the id`);
+    throw usageError(`no session "${r}"; see the saved ones with: medchat sessions list`);
+  }
+
+  load(id: string): SessionData {
+    const file = this.fileFor(id);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"; see the saved ones with: medchat sessions list`);
+      throw storeError(`cannot read the session file ${file}`, err);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
+    }
+    return normaliseSession(data, file, id);
+  }
+
+  list(): SessionInfo[] {
+    const out: SessionInfo[] = [];
+    for (const id of this.ids()) {
+      const file = this.fileFor(id);
+      try {
+        const stat = fs.statSync(file);
+        const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SessionData>;
+        out.push({
+          id,
+          title: String(data.title ?? ''),
+          createdAt: String(data.createdAt ?? new Date(stat.birthtimeMs).toISOString()),
+          updatedAt: String(data.updatedAt ?? new Date(stat.mtimeMs).toISOString()),
+          turns: Array.isArray(data.turns) ? data.turns.length : 0,
+          file,
+          bytes: stat.size,
+        });
+      } catch {
+        out.push({ id, title: '(damaged file)', createdAt: '', updatedAt: '', turns: 0, file, bytes: 0 });
+      }
+    }
+    return out.sort((a, b) => (b.updatedAt || '').localeCompare(a.updatedAt || '') || b.id.localeCompare(a.id));
+  }
+
+  remove(id: string): void {
+    try {
+      fs.rmSync(this.fileFor(id));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"`);
+      throw storeError(`cannot delete the session ${id}`, err);
+    }
+  }
+
+  /** Delete every session file (and leftovers of interrupted writes). Returns how many sessions went. */
+  removeAll(): number {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw storeError(`cannot read the sessions folder ${this.dir}`, err);
+    }
+    let n = 0;
+    for (const name of names) {
+      if (!name.endsWith('.json') && !name.endsWith('.tmp')) continue;
+      try {
+        fs.rmSync(path.join(this.dir, name), { force: true });
+        if (name.endsWith('.json')) n++;
+      } catch (err) {
+        throw storeError(`cannot delete ${path.join(this.dir, name)}`, err);
+      }
+    }
+    return n;
+  }
+}
+
+function storeError(what: string, err: unknown): MedchatError {
+  const code = (err as NodeJS.ErrnoException)?.code ?? 'error';
+  return new MedchatError(`${what} (${code}); check the folder's permissions or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
+}
+
+const STATUSES = new Set(['pending', 'streaming', 'complete', 'interrupted', 'incomplete', 'failed']);
+
+/** Check a parsed file and bring it to the current shape; a turn left mid-answer by a killed run becomes `interrupted`. */
+export function normaliseSession(raw: unknown, file: string, id: string): SessionData {
+  const bad = (why: string) =>
+    new MedchatError(`the session file ${file} is damaged (${why}); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('not an object');
+  const d = raw as Record<string, unknown>;
+  if (d.format !== SESSION_FORMAT) throw bad('not a medchat session');
+  if (typeof d.version !== 'number' || d.version > SESSION_VERSION) throw bad(`version ${String(d.version)} is newer than this medchat understands`);
+  if (!Array.isArray(d.turns)) throw bad('no turns');
+  const turns: StoredTurn[] = d.turns.map((t, i) => {
+    if (!t || typeof t !== 'object' || typeof (t as Turn).user !== 'string') throw bad(`turn ${i + 1}`);
+    const turn = t as StoredTurn;
+    turn.answer = typeof turn.answer === 'string' ? turn.answer : '';
+    turn.reasoning = typeof turn.reasoning === 'string' ? turn.reasoning : '';
+    turn.id = typeof turn.id === 'string' ? turn.id : `t${i + 1}`;
+    if (!STATUSES.has(turn.status)) turn.status = 'interrupted';
+    if (turn.status === 'pending' || turn.status === 'streaming') turn.status = 'interrupted';
+    turn.startedAt = typeof turn.startedAt === 'number' ? turn.startedAt : 0;
+    return turn;
+  });
+  const ctx = (d.context && typeof d.context === 'object' ? d.context : {}) as Partial<ContextState>;
+  const context: ContextState = {
+    startTurn: Math.min(Math.max(0, Number(ctx.startTurn) || 0), turns.length),
+    ratio: Number(ctx.ratio) > 0 ? Number(ctx.ratio) : 1,
+    samples: Number(ctx.samples) >= 0 ? Number(ctx.samples) : 0,
+    compactions: Array.isArray(ctx.compactions) ? ctx.compactions : [],
+    ...(ctx.summary && typeof ctx.summary.text === 'string' ? { summary: ctx.summary } : {}),
+    ...(ctx.anchor && typeof ctx.anchor.hash === 'string' ? { anchor: ctx.anchor } : {}),
+  };
+  return {
+    format: SESSION_FORMAT,
+    version: SESSION_VERSION,
+    id: typeof d.id === 'string' ? d.id : id,
+    title: typeof d.title === 'string' ? d.title : titleFor(turns[0]?.user ?? ''),
+    createdAt: typeof d.createdAt === 'string' ? d.createdAt : new Date(0).toISOString(),
+    updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date(0).toISOString(),
+    model: typeof d.model === 'string' ? d.model : '',
+    ...(typeof d.system === 'string' && d.system ? { system: d.system } : {}),
+    turns,
+    context,
+  };
+}

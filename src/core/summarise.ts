@@ -1,0 +1,61 @@
+import { completeChat, type CallOptions, type ClientSettings } from './chat-client.js';
+import type { WireMessage } from './chat-request.js';
+import { MedchatError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+
+/**
+ * The summarising request: a separate, non-streaming request with thinking off that condenses
+ * the oldest turns of a conversation into a clinical summary, merging an earlier summary.
+ */
+export const SUMMARY_INSTRUCTIONS = `You condense the earlier part of a medical conversation between a user and an assistant so that the conversation can continue without it. Write a clinical summary that keeps every patient fact. Do not add advice, opinions or facts that are not in the text.
+
+Keep, with exact numbers, units, dates and names:
+- the patient: age, sex, and anything else that identifies the clinical picture (pregnancy, weight, occupation when relevant);
+- symptoms and their timeline: onset, duration, course, severity, triggers, what relieves them;
+- medical, surgical, family and social history;
+- medications with doses, routes, frequency and changes; allergies and intolerances with the reaction;
+- vital signs, examination findings, laboratory values and imaging results, with their dates or order;
+- diagnoses considered, confirmed or ruled out, and why;
+- decisions made, treatments advised or started, referrals, and follow-up plans;
+- open questions and anything still to be answered or checked;
+- the user's standing instructions and preferences (language, format, role, level of detail, what to avoid).
+
+If an earlier summary is given, merge it with the new messages into one summary: keep all of its facts, update facts that changed (say what changed and when), and drop nothing that is still relevant.
+
+Write plain text with short headed sections in the language of the conversation. Be compact: no preamble, no closing remarks.`;
+
+/** Messages shown to the summariser: the earlier summary (if any) and the turns to fold, as a transcript. */
+export function buildSummaryMessages(previous: string | undefined, messages: readonly WireMessage[]): WireMessage[] {
+  const transcript = messages
+    .map((m) => `### ${m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : 'System'}\n${m.content}`)
+    .join('\n\n');
+  const parts: string[] = [];
+  if (previous?.trim()) parts.push(`Earlier summary:\n\n${previous.trim()}`);
+  parts.push(`${previous?.trim() ? 'Newer messages' : 'Messages'} to summarise:\n\n${transcript}`);
+  parts.push(previous?.trim() ? 'Write the merged clinical summary now.' : 'Write the clinical summary now.');
+  return [
+    { role: 'system', content: SUMMARY_INSTRUCTIONS },
+    { role: 'user', content: parts.join('\n\n') },
+  ];
+}
+
+/** Ask the service for the summary. Non-streaming, `enable_thinking: false`, at most `maxTokens`. */
+export async function requestSummary(
+  settings: ClientSettings,
+  previous: string | undefined,
+  messages: readonly WireMessage[],
+  opts: CallOptions & { maxTokens: number },
+): Promise<string> {
+  const { maxTokens, ...call } = opts;
+  const result = await completeChat({ ...settings, thinking: false, maxTokens }, buildSummaryMessages(previous, messages), call);
+  const text = result.content.trim();
+  if (!text) throw new MedchatError('the service returned an empty summary', ExitCode.failure, 'summary-empty');
+  return text;
+}
+
+/** How the summary travels: appended to the system prompt (which stays word for word) so roles keep alternating. */
+export function systemWithSummary(system: string | undefined, summary: string | undefined): string | undefined {
+  if (!summary) return system;
+  const block = `Summary of the earlier part of this conversation (older messages were condensed to fit the model's context window):\n\n${summary}`;
+  return system ? `${system}\n\n${block}` : block;
+}
