@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { ChatSession } from '../../src/core/sessions/chat-session.js';
+import { sessionToJson, sessionToMarkdown } from '../../src/core/sessions/export.js';
+import { SessionStore, writeFileAtomic } from '../../src/core/sessions/store.js';
+import type { Settings } from '../../src/core/settings.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { tempHome } from '../support/cli.js';
+
+const KEY = 'sk-test-NEVER-ON-DISK-9z8y';
+let double: ServiceDouble;
+before(async () => {
+  double = await startServiceDouble();
+});
+after(() => double.close());
+
+function settings(overrides: Partial<Settings> = {}): Settings {
+  return {
+    baseUrl: double.url,
+    apiKey: KEY,
+    model: 'medical-large-latest',
+    maxTokens: 1024,
+    thinking: true,
+    idleTimeoutMs: 10_000,
+    contextWindow: 131072,
+    compressAt: 0.8,
+    compress: 'summarise',
+    history: true,
+    disclaimer: false,
+    ...overrides,
+  };
+}
+
+function freshStore() {
+  const home = tempHome();
+  return { home, store: new SessionStore(path.join(home, 'data', 'sessions')) };
+}
+
+async function ask(session: ChatSession, text: string) {
+  const turn = session.ask(text);
+  for await (const _ of session.send(turn)) {
+    // drain
+  }
+  return turn;
+}
+
+test('a conversation is saved as it goes: files 0600 in a 0700 folder, no key, nothing half-written left behind', async () => {
+  const { store } = freshStore();
+  const session = ChatSession.open(settings(), { store, system: 'Be careful.' });
+  assert.equal(fs.existsSync(store.dir), false, 'nothing is written before the first question');
+  await ask(session, 'What is a normal resting heart rate?');
+  await ask(session, 'And for a trained athlete?');
+  const file = store.fileFor(session.id);
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(store.dir).mode & 0o777, 0o700);
+  assert.equal(fs.statSync(path.dirname(store.dir)).mode & 0o777, 0o700);
+  const text = fs.readFileSync(file, 'utf8');
+  assert.ok(!text.includes(KEY) && !text.includes('NEVER-ON-DISK'), 'the API key is never stored');
+  assert.deepEqual(fs.readdirSync(store.dir), [`${session.id}.json`]);
+  const loaded = store.load(session.id);
+  assert.equal(loaded.system, 'Be careful.');
+  assert.deepEqual(
+    loaded.turns.map((t) => [t.user, t.answer, t.status]),
+    [
+      ['What is a normal resting heart rate?', 'You said: What is a normal resting heart rate?', 'complete'],
+      ['And for a trained athlete?', 'You said: And for a trained athlete?', 'complete'],
+    ],
+  );
+  assert.equal(loaded.turns[0]!.reasoning, 'Let me think about this.', 'reasoning is kept for display and export');
+  const second = double.chat.requests.at(-1)!.body.messages;
+  assert.ok(!JSON.stringify(second).includes('Let me think'), 'but never sent back');
+});
+
+test('the question is on disk before any answer arrives', async () => {
+  const { store } = freshStore();
+  const session = ChatSession.open(settings(), { store });
+  const turn = session.ask('Is ibuprofen safe with lisinopril?');
+  const saved = store.load(session.id);
+  assert.equal(saved.turns[0]!.user, 'Is ibuprofen safe with lisinopril?');
+  assert.equal(saved.turns[0]!.status, 'interrupted', 'read back before an answer, it shows as interrupted');
+  for await (const _ of session.send(turn)) {
+    // drain
+  }
+  assert.equal(store.load(session.id).turns[0]!.status, 'complete');
+});
+
+test('resuming: latest, an id prefix, and the conversation goes on with the earlier turns sent', async () => {
+  const { store } = freshStore();
+  const a = ChatSession.open(settings(), { store });
+  await ask(a, 'first conversation');
+  const b = ChatSession.open(settings(), { store });
+  await ask(b, 'second conversation');
+  assert.equal(store.latest(), b.id);
+  const resumed = ChatSession.open(settings(), { store, resume: a.id.slice(0, 17) });
+  assert.equal(resumed.id, a.id);
+  assert.ok(resumed.resumed);
+  await ask(resumed, 'follow-up');
+  assert.deepEqual(
+    double.chat.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content),
+    ['first conversation', 'You said: first conversation', 'follow-up'],
+  );
+  assert.equal(store.latest(), a.id, 'the one just used is now the latest');
+  assert.equal(store.load(a.id).turns.length, 2);
+  assert.throws(() => ChatSession.open(settings(), { store, resume: 'nope' }), /no session "nope"/);
+});
+
+test('incognito and history off write nothing; -c with nothing saved says so', async () => {
+  const { store, home } = freshStore();
+  const s1 = ChatSession.open(settings(), { store, incognito: true });
+  await ask(s1, 'private question');
+  const s2 = ChatSession.open(settings({ history: false }), { store });
+  await ask(s2, 'another private question');
+  assert.equal(s1.persistent || s2.persistent, false);
+  assert.equal(fs.existsSync(path.join(home, 'data')), false);
+  assert.throws(() => ChatSession.open(settings(), { store, resume: 'latest' }), /no saved conversation to continue/);
+});
+
+test('a damaged session file is reported with the way out, and never overwritten half-way', () => {
+  const { store } = freshStore();
+  fs.mkdirSync(store.dir, { recursive: true });
+  fs.writeFileSync(store.fileFor('20261122-101010-abcd'), '{"format": "medchat-session", "turns": [');
+  assert.throws(() => store.load('20261122-101010-abcd'), /damaged \(not valid JSON\); remove it with: medchat sessions rm 20261122-101010-abcd/);
+  const file = path.join(store.dir, 'x.json');
+  writeFileAtomic(file, '{"a":1}');
+  writeFileAtomic(file, '{"a":2}');
+  assert.equal(fs.readFileSync(file, 'utf8'), '{"a":2}');
+  assert.deepEqual(fs.readdirSync(store.dir).filter((n) => n.endsWith('.tmp')), []);
+});
+
+test('exports: Markdown and JSON with the whole transcript, reasoning only when asked', async () => {
+  const { store } = freshStore();
+  const session = ChatSession.open(settings(), { store, system: 'Be brief.' });
+  await ask(session, 'What lowers LDL?');
+  const data = store.load(session.id);
+  const md = sessionToMarkdown(data);
+  assert.match(md, /^# What lowers LDL\?/);
+  assert.match(md, /## System prompt\n\nBe brief\./);
+  assert.match(md, /## You[^\n]*\n\nWhat lowers LDL\?\n\n## medchat\n\nYou said: What lowers LDL\?/);
+  assert.ok(!md.includes('Let me think'));
+  assert.match(sessionToMarkdown(data, { reasoning: true }), /<summary>Reasoning<\/summary>\n\nLet me think about this\./);
+  const json = JSON.parse(sessionToJson(data));
+  assert.equal(json.turns[0].answer, 'You said: What lowers LDL?');
+  assert.equal(json.turns[0].reasoning, undefined);
+  assert.equal(JSON.parse(sessionToJson(data, { reasoning: true })).turns[0].reasoning, 'Let me think about this.');
+});
+
+test('rm deletes one session; rm --all deletes them all', async () => {
+  const { store } = freshStore();
+  const ids: string[] = [];
+  for (const q of ['one', 'two', 'three']) {
+    const s = ChatSession.open(settings(), { store });
+    await ask(s, q);
+    ids.push(s.id);
+  }
+  store.remove(ids[0]!);
+  assert.deepEqual(store.list().map((s) => s.id).sort(), ids.slice(1).sort());
+  assert.equal(store.removeAll(), 2);
+  assert.deepEqual(fs.readdirSync(store.dir), []);
+});
