@@ -163,6 +163,7 @@ export async function* streamChat(
   const body = buildChatBody(settings, messages, true);
   let ex: Exchange | undefined;
   let midAnswer = false;
+  const splitter = new ThinkTagSplitter(settings.thinking);
   try {
     const stream = yield* withRetries(settings, opts, async () => {
       ex?.dispose();
@@ -170,7 +171,6 @@ export async function* streamChat(
       return ex.client.chat.completions.create(body, { signal: ex.controller.signal });
     });
     const exchange = ex!;
-    const splitter = new ThinkTagSplitter(settings.thinking);
     let sawReasoningField = false;
     let finishReason: string | undefined;
     let id: string | undefined;
@@ -225,6 +225,8 @@ export async function* streamChat(
     }
     yield { type: 'end', id, model, finishReason };
   } catch (err) {
+    // Whatever was held back to look for a </think> still arrived: hand it over before failing.
+    for (const piece of splitter.end()) yield { type: piece.kind, text: piece.text };
     if (opts.signal?.aborted) throw interrupted();
     if (ex?.monitor.idleExpired && !(err instanceof MedchatError)) {
       throw new MedchatError(

@@ -51,6 +51,13 @@ export function serviceReason(body: unknown): string {
   return '';
 }
 
+/** The SDK puts a non-JSON error body (text, HTML) into the message after the status. */
+function bodyText(err: APIError): string {
+  const text = err.message.replace(/^\d{3}\s*/, '');
+  if (/status code \(no body\)/.test(text)) return '';
+  return shortReason(text);
+}
+
 export function isContextLengthError(err: unknown): boolean {
   const text = err instanceof APIError ? `${err.message} ${serviceReason(err.error)}` : String((err as Error)?.message ?? err);
   return /maximum context length|context[_ ]length|context window|too many tokens|prompt is too long/i.test(text);
@@ -65,7 +72,7 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
     return new MedchatError(`no response from ${where} within ${Math.round(ctx.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
   }
   if (err instanceof APIError && err.status) {
-    const reason = serviceReason(err.error);
+    const reason = serviceReason(err.error) || bodyText(err);
     const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
     const status = err.status;
     if (status === 401 || status === 403) {

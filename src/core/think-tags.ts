@@ -21,7 +21,7 @@ export class ThinkTagSplitter {
   constructor(
     /** Hold back the start of the answer to catch a missing opening tag (only when thinking was asked for). */
     private readonly detectMissingOpen = true,
-    private readonly holdLimit = 2048,
+    private readonly holdLimit = 512,
   ) {}
 
   push(text: string): SplitPiece[] {

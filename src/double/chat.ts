@@ -165,7 +165,7 @@ export class ChatDouble {
     for (let i = 0; i < frames.length; i++) {
       if (aborted) return;
       if (script.dropAfter === i) {
-        res.socket?.destroy();
+        await resetConnection(res);
         return;
       }
       if (script.stallAfter === i) return; // keep the connection open, send nothing more
@@ -184,11 +184,20 @@ export class ChatDouble {
       if (script.paceMs) await delay(script.paceMs);
     }
     if (script.dropAfter !== undefined && script.dropAfter >= frames.length) {
-      res.socket?.destroy();
+      await resetConnection(res);
       return;
     }
     if (script.stallAfter !== undefined && script.stallAfter >= frames.length) return;
     if (script.done !== false) res.write('data: [DONE]\n\n');
     res.end();
   }
+}
+
+/** Let what was written reach the client, then reset the connection (RST, not a clean close). */
+async function resetConnection(res: http.ServerResponse): Promise<void> {
+  await new Promise<void>((r) => res.write('', () => r()));
+  await delay(30);
+  const socket = res.socket as (import('node:net').Socket & { resetAndDestroy?: () => void }) | null;
+  if (socket?.resetAndDestroy) socket.resetAndDestroy();
+  else socket?.destroy();
 }
