@@ -10,7 +10,6 @@ export class WireMonitor {
   sawDone = false;
   bytesReceived = 0;
   private timer: NodeJS.Timeout | undefined;
-  private tail = '\n';
 
   constructor(
     private readonly idleTimeoutMs: number,
@@ -59,29 +58,42 @@ export class WireMonitor {
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
-  private readonly decoder = new TextDecoder();
+  private tail: Buffer = Buffer.from('\n');
+  private lastActivity = 0;
 
+  /**
+   * `[DONE]` counts only at the start of a line: the search includes the newline before it,
+   * and JSON text cannot hold a raw newline, so answer text never matches. A short tail of the
+   * previous chunk is kept for markers split across chunks.
+   */
   private scan(chunk: Uint8Array): void {
     if (this.sawDone) return;
-    // `tail` is the unfinished last line (when short), starting with its newline, so a marker
-    // split across chunks is still found and text inside a long JSON line never matches.
-    const text = this.tail + this.decoder.decode(chunk, { stream: true });
-    if (/\ndata: ?\[DONE\]/.test(text)) {
+    const bytes = Buffer.concat([this.tail, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)]);
+    if (bytes.indexOf('\ndata: [DONE]') >= 0 || bytes.indexOf('\ndata:[DONE]') >= 0) {
       this.sawDone = true;
       return;
     }
-    const nl = text.lastIndexOf('\n');
-    const rest = nl >= 0 ? text.slice(nl) : this.tail.startsWith('\n') ? text : '';
-    this.tail = rest.length <= 32 ? rest : '';
+    this.tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 16)));
   }
 
+  /** Note activity. One timer per exchange: when it fires early, it re-arms for the time left. */
   kick(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.idleExpired = true;
-      this.onIdle();
-    }, this.idleTimeoutMs);
-    this.timer.unref?.();
+    this.lastActivity = performance.now();
+    if (this.timer) return;
+    const arm = (ms: number) => {
+      this.timer = setTimeout(() => {
+        const idle = performance.now() - this.lastActivity;
+        if (idle >= this.idleTimeoutMs) {
+          this.timer = undefined;
+          this.idleExpired = true;
+          this.onIdle();
+        } else {
+          arm(this.idleTimeoutMs - idle);
+        }
+      }, ms);
+      this.timer.unref?.();
+    };
+    arm(this.idleTimeoutMs);
   }
 
   stop(): void {
