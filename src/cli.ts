@@ -62,6 +62,8 @@ export function addServiceOptions(cmd: Command): Command {
 function buildProgram(): Command {
   const program = new Command('medchat');
   program
+    // Options after a subcommand name belong to the subcommand (`medchat retexture --json …`).
+    .enablePositionalOptions()
     .description('A terminal client for the medical chat service: chat, one-shot answers for scripts, image retexture jobs.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')

@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import { registerSessions } from './sessions.js';
+import { registerRetexture } from './retexture.js';
+import { registerTask } from './task.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
  * in its own file and imports its heavy parts lazily inside its action.
  */
 export function registerSubcommands(program: Command): void {
-  // registerRetexture(program); registerTask(program);   (issue 5)
+  registerRetexture(program);
+  registerTask(program);
   registerSessions(program);
 }

@@ -1,12 +1,15 @@
 import { ChatDouble, type ChatDoubleOptions } from './chat.js';
 import { DoubleServer } from './server.js';
+import { RetextureDouble } from './retexture.js';
 
 export { ChatDouble, roughTokenCount, type ChatScript } from './chat.js';
 export { DoubleServer, type RecordedRequest } from './server.js';
+export { RetextureDouble, type SubmitScript, type TaskLife, type NotFoundShape } from './retexture.js';
 
 export interface ServiceDouble {
   server: DoubleServer;
   chat: ChatDouble;
+  retexture: RetextureDouble;
   url: string;
   close: () => Promise<void>;
 }
@@ -15,6 +18,7 @@ export interface ServiceDouble {
 export async function startServiceDouble(options: ChatDoubleOptions = {}): Promise<ServiceDouble> {
   const server = new DoubleServer();
   const chat = new ChatDouble(server, options);
+  const retexture = new RetextureDouble(server);
   await server.listen();
-  return { server, chat, url: server.url, close: () => server.close() };
+  return { server, chat, retexture, url: server.url, close: () => server.close() };
 }

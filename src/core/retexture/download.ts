@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { getFetch } from '../http.js';
+import { MedchatError, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
+import { describeNetworkError, hostOf, type ServiceConnection } from './service-http.js';
+
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
+
+/** Resolve an image URL the service gave (possibly relative to the base URL). */
+export function resolveImageUrl(imageUrl: string, baseUrl: string): string {
+  try {
+    return new URL(imageUrl, baseUrl.replace(/\/*$/, '/')).toString();
+  } catch {
+    throw new MedchatError(`the service gave an image URL that is not valid: ${imageUrl.slice(0, 100)}`, ExitCode.failure, 'malformed');
+  }
+}
+
+export interface DownloadedImage {
+  bytes: Buffer;
+  mime: ImageMime;
+  url: string;
+}
+
+/**
+ * Fetch the result image and check it is one (PNG, JPEG, WebP or GIF, by its bytes). The key is
+ * sent only when the image lives on the service's own host, never to another host.
+ */
+export async function downloadImage(
+  imageUrl: string,
+  conn: ServiceConnection,
+  opts: { signal?: AbortSignal; maxBytes?: number } = {},
+): Promise<DownloadedImage> {
+  const url = resolveImageUrl(imageUrl, conn.baseUrl);
+  const fetchFn = await getFetch();
+  const sameOrigin = safeOrigin(url) === safeOrigin(conn.baseUrl);
+  let res: Response;
+  let bytes: Buffer;
+  try {
+    res = await fetchFn(url, { headers: sameOrigin ? { authorization: `Bearer ${conn.apiKey}` } : {}, signal: opts.signal, redirect: 'follow' });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new MedchatError(
+        `could not download the image from ${hostOf(url)} (${res.status}); the URL is printed above if you want to try it yourself`,
+        ExitCode.failure,
+        'download',
+      );
+    }
+    bytes = await readLimited(res, opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES);
+  } catch (err) {
+    throw err instanceof MedchatError ? err : describeNetworkError(err, url);
+  }
+  const mime = sniffImageType(bytes);
+  if (!mime) {
+    const type = res.headers.get('content-type')?.split(';')[0]?.trim();
+    throw new MedchatError(
+      `the download from ${hostOf(url)} is not an image (${bytes.length === 0 ? 'empty' : type || 'unknown type'}); nothing was written`,
+      ExitCode.failure,
+      'download',
+    );
+  }
+  return { bytes, mime, url };
+}
+
+async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (!res.body) return Buffer.alloc(0);
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      throw new MedchatError(`the image is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded`, ExitCode.failure, 'download');
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+function safeOrigin(u: string): string {
+  try {
+    return new URL(u).origin;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Where `--output` writes: the path itself, or `<dir>/retexture-<id>.<ext>` when it names an
+ * existing folder (or ends in a slash).
+ */
+export async function outputPathFor(output: string, taskId: string, mime: ImageMime): Promise<string> {
+  const endsWithSep = /[\\/]$/.test(output);
+  let isDir = endsWithSep;
+  try {
+    isDir = (await fsp.stat(output)).isDirectory() || endsWithSep;
+  } catch {
+    /* does not exist: a file path (or a folder to create when it ends in a slash) */
+  }
+  if (isDir) {
+    const safeId = taskId.replace(/[^A-Za-z0-9._-]/g, '_');
+    return path.join(output, `retexture-${safeId}.${extensionFor(mime)}`);
+  }
+  return output;
+}
+
+/** Write atomically: a temporary file beside the target, flushed, then renamed over it. */
+export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
+  const dir = path.dirname(path.resolve(target));
+  try {
+    await fsp.mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw usageError(`cannot create the folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  let handle: import('node:fs/promises').FileHandle | undefined;
+  try {
+    handle = await fsp.open(tmp, 'wx', 0o644);
+    await handle.writeFile(bytes);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fsp.rename(tmp, target);
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    await fsp.rm(tmp, { force: true }).catch(() => {});
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new MedchatError(`cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code ?? String(err)}`, ExitCode.usage, 'usage');
+  }
+}
+
+/** Does the file name's extension disagree with the bytes? (Used for a warning, never to refuse.) */
+export function extensionMismatch(file: string, mime: ImageMime): boolean {
+  const ext = path.extname(file).slice(1).toLowerCase();
+  if (!ext) return false;
+  const want = extensionFor(mime);
+  return !(ext === want || (want === 'jpg' && ext === 'jpeg'));
+}

@@ -1,0 +1,135 @@
+import { promises as fsp } from 'node:fs';
+import { MedchatError, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+/** The image types the service takes, found from the bytes (never from a file name). */
+export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+
+export const DEFAULT_MAX_IMAGE_MB = 25;
+
+export function sniffImageType(bytes: Uint8Array): ImageMime | undefined {
+  const b = bytes;
+  const at = (i: number, ...xs: number[]) => xs.every((x, k) => b[i + k] === x);
+  if (b.length >= 8 && at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (b.length >= 3 && at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (b.length >= 12 && at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
+  if (b.length >= 6 && (at(0, 0x47, 0x49, 0x46, 0x38, 0x37, 0x61) || at(0, 0x47, 0x49, 0x46, 0x38, 0x39, 0x61))) return 'image/gif';
+  return undefined;
+}
+
+export const extensionFor = (mime: ImageMime): string => ({ 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' })[mime];
+
+export interface ImageInput {
+  /** Where it came from: a link (sent as is), a file, or stdin. */
+  kind: 'url' | 'file' | 'stdin';
+  /** What goes into the request's `image` field: the link, or a `data:<mime>;base64,` URI. */
+  value: string;
+  /** For files and stdin: the type found from the bytes, and the size. */
+  mime?: ImageMime;
+  bytes?: number;
+  /** How to name it in messages. */
+  label: string;
+}
+
+export interface ImageInputOptions {
+  maxBytes?: number;
+  stdin?: NodeJS.ReadableStream;
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+export function isImageLink(spec: string): boolean {
+  return /^https?:\/\//i.test(spec.trim());
+}
+
+/**
+ * Turn `--image <file|url|->` into the request's `image` value. Every problem (not an image,
+ * unreadable, empty, too large) is a usage error (exit 2) raised before any request is sent.
+ */
+export async function loadImageInput(spec: string, opts: ImageInputOptions = {}): Promise<ImageInput> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMAGE_MB * 1024 * 1024;
+  const raw = spec;
+  if (raw.trim() === '') throw usageError('--image is empty; give a file, an http(s):// link, or - for stdin');
+  if (isImageLink(raw)) {
+    const link = raw.trim();
+    try {
+      const u = new URL(link);
+      if (!u.hostname) throw new Error('no host');
+    } catch {
+      throw usageError(`--image ${JSON.stringify(link.slice(0, 80))} is not a valid link; check it, or give a file path`);
+    }
+    return { kind: 'url', value: link, label: link };
+  }
+  let bytes: Buffer;
+  let label: string;
+  let kind: 'file' | 'stdin';
+  if (raw === '-') {
+    kind = 'stdin';
+    label = 'the image on stdin';
+    const stdin = opts.stdin ?? process.stdin;
+    if ((stdin as { isTTY?: boolean }).isTTY) throw usageError('--image - reads the image from stdin, but stdin is a terminal; pipe a file in, e.g. medchat retexture --image - "…" < scan.png');
+    bytes = await readAll(stdin, maxBytes, label);
+  } else {
+    kind = 'file';
+    label = raw;
+    let size: number;
+    try {
+      const st = await fsp.stat(raw);
+      if (st.isDirectory()) throw usageError(`${raw} is a folder; give an image file`);
+      size = st.size;
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+    }
+    if (size > maxBytes) throw tooLarge(label, size, maxBytes);
+    try {
+      bytes = await fsp.readFile(raw);
+    } catch (err) {
+      throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+    }
+    if (bytes.length > maxBytes) throw tooLarge(label, bytes.length, maxBytes);
+  }
+  if (bytes.length === 0) throw usageError(`${label} is empty; give a PNG, JPEG, WebP or GIF image`);
+  const mime = sniffImageType(bytes);
+  if (!mime) throw usageError(`${label} is not a PNG, JPEG, WebP or GIF image; convert it first`);
+  return { kind, value: `data:${mime};base64,${bytes.toString('base64')}`, mime, bytes: bytes.length, label };
+}
+
+function tooLarge(label: string, size: number, maxBytes: number): MedchatError {
+  return new MedchatError(
+    `${label} is ${mb(size)}, larger than the ${mb(maxBytes)} limit; send a smaller image, or raise the limit with --max-image-mb`,
+    ExitCode.usage,
+    'usage',
+  );
+}
+
+async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > maxBytes) {
+      (stream as { destroy?: () => void }).destroy?.();
+      throw tooLarge(label, size, maxBytes);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder';
+  return code ?? String((err as Error)?.message ?? err);
+}
+
+/** Parse `--max-image-mb`. */
+export function parseMaxImageMb(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_MAX_IMAGE_MB * 1024 * 1024;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw usageError(`--max-image-mb must be a positive number (got "${raw}")`);
+  return Math.floor(n * 1024 * 1024);
+}

@@ -1,0 +1,115 @@
+import { MedchatError, shortReason, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { bodyReason, callService, describeHttpFailure, type ServiceConnection, type ServiceResponse } from './service-http.js';
+import { taskIdFrom } from './task-id.js';
+
+export interface RetextureRequest {
+  prompt: string;
+  /** The link or data URI (see image-input.ts). */
+  image: string;
+  state?: string;
+  notifyHook?: string;
+  noStorage?: boolean;
+}
+
+/** The body: `prompt` and `image` always; `state`, `notifyHook`, `noStorage` only when given. */
+export function buildRetextureBody(req: RetextureRequest): Record<string, string | boolean> {
+  const body: Record<string, string | boolean> = { prompt: req.prompt, image: req.image };
+  if (req.state !== undefined) body.state = req.state;
+  if (req.notifyHook !== undefined) body.notifyHook = req.notifyHook;
+  if (req.noStorage !== undefined) body.noStorage = req.noStorage;
+  return body;
+}
+
+export function checkNotifyHook(url: string): string {
+  const t = url.trim();
+  try {
+    const u = new URL(t);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw usageError(`--notify-hook must be an http(s):// address (got "${t.slice(0, 80)}")`);
+  }
+  return t;
+}
+
+/** Codes that give a task id and mean the task will run. */
+export const ACCEPTED_CODES: Record<number, string> = { 1: 'submitted', 21: 'already exists', 22: 'queued' };
+
+const KNOWN_CODES: Record<number, string> = {
+  3: 'not found or no account',
+  4: 'validation error',
+  9: 'failure',
+  23: 'queue full',
+  24: 'prompt rejected',
+};
+
+export interface SubmitResult {
+  taskId: string;
+  code: number;
+  description: string;
+  /** The service's response, parsed losslessly (ids as strings). */
+  response: Record<string, unknown>;
+}
+
+/** POST /mj/submit/retexture. Resolves with the task id, or throws a MedchatError with the right exit code. */
+export async function submitRetexture(conn: ServiceConnection, req: RetextureRequest, signal?: AbortSignal): Promise<SubmitResult> {
+  const res = await callService(conn, 'POST', '/mj/submit/retexture', JSON.stringify(buildRetextureBody(req)), signal);
+  return interpretSubmitResponse(res, conn.baseUrl);
+}
+
+export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string): SubmitResult {
+  const common = describeHttpFailure(res, 'image');
+  if (common) throw common;
+  const body = res.isJson && res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;
+  if (res.status === 404) {
+    throw new MedchatError(
+      `the service has no retexture endpoint at ${baseUrl}/mj/submit/retexture (404); check the address with: medchat config get base-url`,
+      ExitCode.failure,
+      'not-found',
+    );
+  }
+  if (!body) {
+    if (res.status >= 200 && res.status < 300) {
+      const what = res.text.trim() === '' ? 'an empty answer' : /<\s*(html|!doctype)/i.test(res.text) ? 'a web page' : 'an answer that is not JSON';
+      const reason = bodyReason(res);
+      throw new MedchatError(`the service sent ${what} instead of a task id${reason ? ` (${reason})` : ''}; check the base URL, or try again`, ExitCode.failure, 'malformed');
+    }
+    const reason = bodyReason(res);
+    throw new MedchatError(`the service refused the job (${res.status})${reason ? `: ${reason}` : ''}`, ExitCode.failure, 'rejected');
+  }
+  const description = typeof body.description === 'string' ? body.description : typeof body.message === 'string' ? body.message : '';
+  const rawCode = body.code;
+  const code = typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^-?\d+$/.test(rawCode) ? Number(rawCode) : undefined;
+
+  // Gateways: HTTP 200 with {"success": false, "code": -1, "message"}.
+  if (body.success === false) {
+    throw rejected(`the service rejected the job${code !== undefined ? ` (code ${code})` : ''}`, description || bodyReason(res));
+  }
+  if (res.status < 200 || res.status >= 300) {
+    // 400 with {"description", "type", "code"} and no result, and other 4xx with a reason.
+    throw rejected(`the service rejected the job (${res.status})`, description || bodyReason(res));
+  }
+  if (code === undefined) {
+    throw new MedchatError(`the service answered without a status code${description ? `: ${shortReason(description)}` : ''}; check the base URL`, ExitCode.failure, 'malformed');
+  }
+  if (!(code in ACCEPTED_CODES)) {
+    const props = body.properties && typeof body.properties === 'object' ? (body.properties as Record<string, unknown>) : {};
+    const banned = props.bannedWord ?? props.banned_word ?? props.bannedWords;
+    const bannedText = Array.isArray(banned) ? banned.join(', ') : typeof banned === 'string' ? banned : '';
+    const known = KNOWN_CODES[code];
+    let reason = shortReason(description) || known || 'no reason given';
+    if (code === 24 && bannedText) reason += `; rejected word: "${shortReason(bannedText, 60)}"`;
+    const next = code === 24 ? 'reword the prompt and submit again' : code === 23 || code === 9 ? 'try again later' : code === 4 ? 'check the prompt and image' : '';
+    throw new MedchatError(`the service rejected the job (code ${code}): ${reason}${next ? `; ${next}` : ''}`, ExitCode.jobRejected, 'rejected');
+  }
+  const taskId = taskIdFrom(body.result);
+  if (!taskId) {
+    throw new MedchatError(`the service accepted the job (code ${code}) but sent no task id; try again`, ExitCode.failure, 'malformed');
+  }
+  return { taskId, code, description, response: body };
+}
+
+function rejected(head: string, reason: string): MedchatError {
+  const r = shortReason(reason);
+  return new MedchatError(`${head}${r ? `: ${r}` : ''}`, ExitCode.jobRejected, 'rejected');
+}

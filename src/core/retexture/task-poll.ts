@@ -1,0 +1,218 @@
+import { MedchatError, shortReason } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { bodyReason, callService, describeHttpFailure, isTransient, type ServiceConnection, type ServiceResponse } from './service-http.js';
+import { taskIdFrom } from './task-id.js';
+
+export const PENDING_STATUSES = ['', 'NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS'] as const;
+export const FINAL_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL'] as const;
+
+export const DEFAULT_POLL_INTERVAL_MS = 2000;
+export const MAX_POLL_INTERVAL_MS = 10_000;
+export const DEFAULT_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** A task record, with the fields medchat reads normalised; `raw` keeps everything the service sent (ids as strings). */
+export interface TaskRecord {
+  id: string;
+  /** Upper-case; '' when the service has not set one yet. */
+  status: string;
+  /** As sent, e.g. "45%"; '' when absent. */
+  progress: string;
+  /** 0-100 when the progress could be read. */
+  percent?: number;
+  imageUrl?: string;
+  failReason?: string;
+  raw: Record<string, unknown>;
+}
+
+export const isFinal = (status: string) => (FINAL_STATUSES as readonly string[]).includes(status);
+
+export function parsePercent(progress: unknown): number | undefined {
+  if (typeof progress === 'number' && Number.isFinite(progress)) return clampPercent(progress);
+  if (typeof progress !== 'string') return undefined;
+  const m = /(\d+(?:\.\d+)?)\s*%?/.exec(progress);
+  return m ? clampPercent(Number(m[1])) : undefined;
+}
+const clampPercent = (n: number) => Math.max(0, Math.min(100, Math.round(n)));
+
+export function normaliseRecord(raw: Record<string, unknown>, fallbackId: string): TaskRecord {
+  const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+  const status = str(raw.status).trim().toUpperCase();
+  const progress = str(raw.progress).trim();
+  const imageUrl = str(raw.imageUrl).trim() || undefined;
+  const failReason = str(raw.failReason).trim() || undefined;
+  const percent = parsePercent(raw.progress) ?? (status === 'SUCCESS' ? 100 : undefined);
+  return { id: taskIdFrom(raw.id) ?? fallbackId, status, progress, percent, imageUrl, failReason, raw };
+}
+
+export function notFoundError(id: string, detail: string): MedchatError {
+  return new MedchatError(
+    `the service has no task ${id} (${detail}); check the id — the service may also have removed the task`,
+    ExitCode.failure,
+    'not-found',
+  );
+}
+
+/** GET /mj/task/{id}/fetch. Not-found in any of its shapes (404, 400 with a description, 204, empty 200, `null`) throws kind 'not-found'. */
+export async function fetchTask(conn: ServiceConnection, id: string, signal?: AbortSignal): Promise<TaskRecord> {
+  const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, signal);
+  return interpretTaskResponse(res, id);
+}
+
+export function interpretTaskResponse(res: ServiceResponse, id: string): TaskRecord {
+  if (res.status === 404) {
+    const reason = bodyReason(res);
+    throw notFoundError(id, reason && !/<\s*html/i.test(res.text) ? `404: ${reason}` : '404');
+  }
+  if (res.status === 400) {
+    const reason = bodyReason(res);
+    throw notFoundError(id, reason ? `400: ${reason}` : '400');
+  }
+  const common = describeHttpFailure(res, 'request');
+  if (common) throw common;
+  if (res.status === 204) throw notFoundError(id, 'empty answer, 204');
+  if (res.status < 200 || res.status >= 300) {
+    const reason = bodyReason(res);
+    throw new MedchatError(`the service refused the task query (${res.status})${reason ? `: ${reason}` : ''}`, ExitCode.failure, 'rejected');
+  }
+  if (res.text.trim() === '') throw notFoundError(id, 'empty answer');
+  if (!res.isJson) {
+    const reason = shortReason(res.text);
+    throw new MedchatError(`the service sent something other than a task record${reason ? ` (${reason})` : ''}; try again`, ExitCode.failure, 'malformed');
+  }
+  if (res.json === null) throw notFoundError(id, 'null');
+  if (typeof res.json !== 'object' || Array.isArray(res.json)) {
+    throw new MedchatError('the service sent something other than a task record; try again', ExitCode.failure, 'malformed');
+  }
+  const raw = res.json as Record<string, unknown>;
+  if (!('status' in raw) && !('id' in raw)) {
+    const reason = bodyReason(res);
+    throw notFoundError(id, reason ? `the service said: ${reason}` : 'no record');
+  }
+  return normaliseRecord(raw, id);
+}
+
+export interface TaskUpdate {
+  record: TaskRecord;
+  elapsedMs: number;
+  /** True when status or progress differ from the previous poll (always true on the first). */
+  changed: boolean;
+}
+
+export interface FollowOptions {
+  /** First wait between polls (default 2 s); it grows by half each poll up to `maxIntervalMs`. */
+  intervalMs?: number;
+  /** Default: five times the first wait, at most 10 s (never below the first wait). */
+  maxIntervalMs?: number;
+  /** Give up after this long (default 15 minutes). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onUpdate?: (u: TaskUpdate) => void;
+  /** A transient failure (network, 5xx, 429) that will be retried. */
+  onRetry?: (err: MedchatError) => void;
+  /** Polls at the start during which "not found" counts as pending (right after a submit). */
+  notFoundGrace?: number;
+  /** Consecutive transient failures before giving up (default 5). */
+  maxConsecutiveFailures?: number;
+  now?: () => number;
+}
+
+export type FollowOutcome =
+  | { kind: 'final'; record: TaskRecord; elapsedMs: number }
+  | { kind: 'deadline'; record?: TaskRecord; elapsedMs: number };
+
+export function backoffSchedule(intervalMs: number, maxIntervalMs?: number): (n: number) => number {
+  const max = maxIntervalMs ?? Math.max(intervalMs, Math.min(MAX_POLL_INTERVAL_MS, intervalMs * 5));
+  return (n) => Math.min(max, intervalMs * Math.pow(1.5, n));
+}
+
+/** Poll until a final status or the deadline. Failures other than transient ones throw. */
+export async function followTask(conn: ServiceConnection, id: string, opts: FollowOptions = {}): Promise<FollowOutcome> {
+  const now = opts.now ?? Date.now;
+  const start = now();
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = start + timeoutMs;
+  const wait = backoffSchedule(opts.intervalMs ?? DEFAULT_POLL_INTERVAL_MS, opts.maxIntervalMs);
+  const maxFailures = opts.maxConsecutiveFailures ?? 5;
+  let last: TaskRecord | undefined;
+  let failures = 0;
+  let grace = opts.notFoundGrace ?? 0;
+  for (let n = 0; ; n++) {
+    try {
+      const record = await fetchTask(conn, id, opts.signal);
+      failures = 0;
+      grace = 0;
+      const changed = !last || last.status !== record.status || last.progress !== record.progress;
+      last = record;
+      opts.onUpdate?.({ record, elapsedMs: now() - start, changed });
+      if (isFinal(record.status)) return { kind: 'final', record, elapsedMs: now() - start };
+    } catch (err) {
+      if (!(err instanceof MedchatError)) throw err;
+      if (err.kind === 'not-found' && grace > 0) {
+        grace--;
+      } else if (isTransient(err) && ++failures < maxFailures) {
+        opts.onRetry?.(err);
+      } else {
+        throw err;
+      }
+    }
+    const left = deadline - now();
+    if (left <= 0) return { kind: 'deadline', record: last, elapsedMs: now() - start };
+    await sleep(Math.min(wait(n), left), opts.signal);
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
+
+/** What a finished or abandoned follow means for the user: undefined for SUCCESS, else the error to report. */
+export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: number): MedchatError | undefined {
+  if (outcome.kind === 'deadline') {
+    const status = outcome.record ? ` (still ${outcome.record.status || 'pending'}${outcome.record.progress ? ` at ${outcome.record.progress}` : ''})` : '';
+    return new MedchatError(
+      `task ${id} did not finish within ${formatDuration(timeoutMs)}${status}; check again later with: medchat task ${id} --wait`,
+      ExitCode.deadline,
+      'deadline',
+    );
+  }
+  const r = outcome.record;
+  if (r.status === 'SUCCESS') {
+    if (!r.imageUrl) return new MedchatError(`task ${id} succeeded but the service gave no image URL; see the record with: medchat task ${id} --json`, ExitCode.failure, 'malformed');
+    return undefined;
+  }
+  const why = shortReason(r.failReason) || 'no reason given';
+  const verb = r.status === 'CANCEL' ? 'was cancelled' : 'failed';
+  return new MedchatError(`task ${id} ${verb}: ${why}`, ExitCode.taskFailed, 'task-failed');
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${Math.max(0, ms < 1000 ? Math.round(ms / 100) / 10 : s)}s`;
+  const m = Math.floor(s / 60);
+  const rest = s % 60;
+  if (m < 60) return rest ? `${m}m ${rest}s` : `${m}m`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** Parse `--poll-interval` / `--timeout` (seconds, fractions allowed) into milliseconds. */
+export function parseSeconds(flag: string, raw: string | undefined, fallbackMs: number): number {
+  if (raw === undefined) return fallbackMs;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new MedchatError(`${flag} must be a number of seconds above 0 (got "${raw}")`, ExitCode.usage, 'usage');
+  }
+  return Math.max(1, Math.round(n * 1000));
+}
