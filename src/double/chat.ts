@@ -10,8 +10,8 @@ export interface ChatScript {
   status?: number;
   body?: string;
   headers?: Record<string, string>;
-  /** Reasoning chunks, sent before the content chunks. */
-  reasoning?: string[];
+  /** Reasoning chunks, sent before the content chunks. A function gets the request. */
+  reasoning?: string[] | ((req: RecordedRequest) => string[]);
   /** Content chunks. A function gets the request (to echo it). */
   content?: string[] | ((req: RecordedRequest) => string[]);
   /** Where the reasoning goes: the documented field, vLLM/Ollama's, or inline tags (with or without the opening one). */
@@ -108,7 +108,8 @@ export class ChatDouble {
     }
     const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const thinking = body.enable_thinking !== false;
-    const reasoning = thinking ? (script.reasoning ?? ['Let me think ', 'about this.']) : [];
+    const scripted = typeof script.reasoning === 'function' ? script.reasoning(req) : script.reasoning;
+    const reasoning = thinking ? (scripted ?? ['Let me think ', 'about this.']) : [];
     const content =
       typeof script.content === 'function'
         ? script.content(req)

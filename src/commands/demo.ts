@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+
+/**
+ * `medchat demo [-p question]`: the whole program against a built-in stand-in service on
+ * 127.0.0.1, with no account and no key. Nothing touches the user's config, key or sessions:
+ * settings are fixed here, the config file is never read, and everything the chat screen would
+ * store goes to a temporary folder that is removed on exit.
+ */
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('try medchat with a built-in demo service: no account, no key, nothing saved')
+    .argument('[prompt...]', 'ask once and print the answer (like medchat "…"), instead of opening the chat screen')
+    .option('-p, --prompt <text>', 'ask once (same as the positional prompt)')
+    .option('--no-think', 'answer without the reasoning block')
+    .option('--json', 'one-shot: print one JSON object at the end')
+    .option('--jsonl', 'one-shot: print one JSON event per line')
+    .option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr', 'show')
+    .option('--fast', 'stream as fast as possible (for trying pipes)')
+    .action(async (words: string[], o: { prompt?: string; think?: boolean; json?: boolean; jsonl?: boolean; reasoning?: string; fast?: boolean }) => {
+      const { runDemo } = await import('../demo/run-demo.js');
+      process.exitCode = await runDemo(words, o);
+    });
+}
