@@ -8,7 +8,8 @@ import { downloadImage, type DownloadedImage } from './download.js';
 import { loadImageInput } from './image-input.js';
 import { renderPreview, type Preview, type PreviewOptions } from './preview.js';
 import { describeUpdate } from './progress.js';
-import type { ServiceConnection } from './service-http.js';
+import { isAbort, type ServiceConnection } from './service-http.js';
+import { ExitCode } from '../exit-codes.js';
 import { submitRetexture } from './submit.js';
 import { followTask, outcomeError, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, type TaskRecord } from './task-poll.js';
 
@@ -56,9 +57,19 @@ export interface RetextureJobResult {
 /**
  * Submit, follow to the end, download and preview. Throws a MedchatError whose `exitCode` and
  * `kind` say what went wrong: 2 usage/bad image, 3 key refused, 5 job rejected ('rejected'),
- * 6 task failed or cancelled ('task-failed'), 7 deadline ('deadline'), 1 anything else.
+ * 6 task failed or cancelled ('task-failed'), 7 deadline ('deadline'), 130 aborted through
+ * `signal` ('interrupted'), 1 anything else.
  */
 export async function runRetextureJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
+  try {
+    return await runJob(opts);
+  } catch (err) {
+    if (isAbort(err)) throw new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+    throw err;
+  }
+}
+
+async function runJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
   if (!opts.prompt.trim()) throw usageError('give a prompt: /retexture <image> <prompt>');
   const input = await loadImageInput(opts.image, { maxBytes: opts.maxImageBytes });
   const submitted = await submitRetexture(
