@@ -200,7 +200,8 @@ export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: numb
 
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${Math.max(0, ms < 1000 ? Math.round(ms / 100) / 10 : s)}s`;
+  if (ms < 1000) return `${Math.max(0, Math.round(ms / 10) / 100)}s`;
+  if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   const rest = s % 60;
   if (m < 60) return rest ? `${m}m ${rest}s` : `${m}m`;
