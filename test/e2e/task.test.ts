@@ -133,6 +133,23 @@ describe('medchat task', () => {
     assert.match(r.stderr, /the service failed \(503\); try again later\n$/);
   });
 
+  it('Ctrl+C while waiting stops waiting, says how to come back, exits 130', async () => {
+    d.retexture.addTask('0110', { end: 'never' });
+    let stderr = '';
+    let sent = false;
+    const r = await runCli(['task', '0110', '--wait', ...FAST], {
+      baseUrl: d.url,
+      onSpawn: (child) =>
+        child.stderr!.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          if (!sent && /in progress 99%/.test(stderr)) sent = child.kill('SIGINT');
+        }),
+    });
+    assert.equal(r.code, 130);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /medchat: stopped waiting; task 0110 goes on — follow it with: medchat task 0110 --wait\n$/);
+  });
+
   it('ids that cannot be ids are usage errors', async () => {
     const r = await run(['a b']);
     assert.equal(r.code, 2);
