@@ -1,0 +1,62 @@
+import { createElement } from 'react';
+import { render } from 'ink-testing-library';
+import type { Settings } from '../../src/core/settings.js';
+import { App } from '../../src/ui/App.js';
+import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
+import { stripAnsi } from '../../src/ui/text/width.js';
+import { waitFor } from './cli.js';
+
+export function testSettings(baseUrl: string, over: Partial<Settings> = {}): Settings {
+  return {
+    baseUrl,
+    apiKey: 'sk-test-tui',
+    model: 'medical-large-latest',
+    maxTokens: 8192,
+    thinking: true,
+    idleTimeoutMs: 5000,
+    contextWindow: 131072,
+    compressAt: 0.8,
+    compress: 'summarise',
+    history: false,
+    disclaimer: true,
+    ...over,
+  };
+}
+
+/** The whole chat screen in ink-testing-library, talking to the real double over HTTP. */
+export async function renderChat(baseUrl: string, opts: Partial<ControllerOptions> & { settings?: Partial<Settings> } = {}) {
+  const writes: string[] = [];
+  const controller = new ChatController(testSettings(baseUrl, opts.settings), {
+    version: '0.0.0-test',
+    columns: 100,
+    rows: 30,
+    write: (d) => writes.push(d),
+    ...opts,
+  });
+  const ui = render(createElement(App, { controller }));
+  const screen = () => stripAnsi(ui.lastFrame() ?? '');
+  // Keys typed before the screen listens would be lost: wait until Ink reads stdin.
+  await waitFor(() => ui.stdin.listenerCount('readable') > 0, 5000, 'the chat screen to listen for keys');
+  return {
+    ui,
+    controller,
+    writes,
+    screen,
+    /** Type text, then (separately, like a person) press keys. */
+    type: (text: string) => ui.stdin.write(text),
+    press: (seq: string) => ui.stdin.write(seq),
+    waitForText: (text: string | RegExp, ms = 5000) =>
+      waitFor(() => (typeof text === 'string' ? screen().includes(text) : text.test(screen())), ms, `screen to show ${text}\n--- screen ---\n${screen()}`),
+    /** Send a line as the user would: type it, then Enter. */
+    async send(line: string) {
+      ui.stdin.write(line);
+      await new Promise((r) => setTimeout(r, 5));
+      ui.stdin.write('\r');
+    },
+    async idle() {
+      await waitFor(() => !controller.busy, 5000, 'the answer to finish');
+      await controller.idle();
+      await new Promise((r) => setTimeout(r, 80)); // one frame
+    },
+  };
+}
