@@ -112,6 +112,7 @@ async function* withRetries<T>(
       if (opts.signal?.aborted) throw interrupted();
       const status = err instanceof APIError ? err.status : undefined;
       const retryable = (status !== undefined && RETRYABLE.has(status)) || transientConnection(err);
+      if (err instanceof SyntaxError) throw err; // a malformed body: the caller says which kind
       if (!retryable || n >= retries) throw describeServiceError(err, settings);
       let delay = 500 * 2 ** n * (1 - Math.random() * 0.25);
       const asked = err instanceof APIError ? retryAfterMs(err) : undefined;
@@ -215,20 +216,19 @@ export async function* streamChat(
       );
     }
     if (!exchange.monitor.sawDone && !finishReason) {
-      const what =
-        chunks === 0 && exchange.monitor.bytesReceived > 0
-          ? 'the service replied with something that is not an answer stream'
-          : chunks === 0
-            ? 'the service closed the connection without answering'
-            : 'the service closed the connection before the answer was finished; the answer is incomplete';
-      throw new MedchatError(what, chunks === 0 && exchange.monitor.bytesReceived > 0 ? ExitCode.failure : ExitCode.incomplete, 'incomplete');
+      // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
+      if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
+        throw new MedchatError('the service replied with something that is not an answer stream', ExitCode.failure, 'malformed');
+      }
+      if (chunks === 0) throw new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network');
+      throw new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete');
     }
     yield { type: 'end', id, model, finishReason };
   } catch (err) {
     // Whatever was held back to look for a </think> still arrived: hand it over before failing.
     for (const piece of splitter.end()) yield { type: piece.kind, text: piece.text };
     if (opts.signal?.aborted) throw interrupted();
-    if (ex?.monitor.idleExpired && !(err instanceof MedchatError)) {
+    if (ex?.monitor.idleExpired && (!(err instanceof MedchatError) || err.kind === 'interrupted')) {
       throw new MedchatError(
         midAnswer
           ? `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`
@@ -286,8 +286,13 @@ export async function completeChat(
     return { id: res.id, model: res.model, content, reasoning, usage: res.usage ?? undefined, finishReason: choice.finish_reason };
   } catch (err) {
     if (opts.signal?.aborted) throw interrupted();
-    if (ex?.monitor.idleExpired && !(err instanceof MedchatError)) {
+    if (ex?.monitor.idleExpired && (!(err instanceof MedchatError) || err.kind === 'interrupted')) {
       throw new MedchatError(`no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
+    }
+    if (err instanceof SyntaxError) {
+      // A whole-answer body that is cut short or empty (the SDK's JSON.parse failed).
+      const empty = ex?.monitor.bytesReceived === 0;
+      throw new MedchatError(`the service sent ${empty ? 'an empty' : 'a malformed'} response; try again`, ExitCode.failure, 'malformed');
     }
     throw describeServiceError(err, settings);
   } finally {

@@ -95,12 +95,16 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
     return new MedchatError(withReason(`the service rejected the request (${status})`), ExitCode.failure, 'rejected');
   }
   if (err instanceof APIError && !(err instanceof APIConnectionError)) {
-    // An error object that arrived inside the stream.
+    // An error object that arrived inside the stream (before the answer, or cutting it short).
     const reason = serviceReason(err.error) || shortReason(err.message);
-    return new MedchatError(`the service reported an error mid-answer: ${reason || 'no reason given'}`, ExitCode.failure, 'stream-error');
+    return ctx.midAnswer
+      ? new MedchatError(`the service reported an error mid-answer: ${reason || 'no reason given'}; the answer is incomplete`, ExitCode.failure, 'stream-error')
+      : new MedchatError(`the service reported an error: ${reason || 'no reason given'}`, ExitCode.failure, 'stream-error');
   }
   if (err instanceof SyntaxError) {
-    return new MedchatError('the service sent a malformed line in the answer stream; try again', ExitCode.failure, 'malformed');
+    return ctx.midAnswer
+      ? new MedchatError('the service sent a malformed line in the answer stream; the answer is incomplete', ExitCode.failure, 'malformed')
+      : new MedchatError('the service sent a malformed line in the answer stream; try again', ExitCode.failure, 'malformed');
   }
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);

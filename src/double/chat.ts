@@ -35,6 +35,12 @@ export interface ChatScript {
   errorEventAfter?: number;
   /** Raw text written as the whole response body with status 200 (for not-an-event-stream cases). */
   rawStreamBody?: string;
+  /**
+   * A response written byte for byte, for streamed and non-streamed requests alike: each part is
+   * written and flushed on its own (so a multi-byte character can be split across TCP packets),
+   * then the connection ends cleanly, is reset, or stays open sending nothing.
+   */
+  raw?: { status?: number; headers?: Record<string, string>; parts: Array<string | Buffer>; gapMs?: number; end?: 'close' | 'reset' | 'stall' };
 }
 
 export interface ChatDoubleOptions {
@@ -82,6 +88,17 @@ export class ChatDouble {
     const script = { ...this.defaultScript, ...(this.queue.shift() ?? {}) };
     const id = `chatcmpl-${(++this.seq).toString().padStart(6, '0')}`;
     if (script.headerDelayMs) await delay(script.headerDelayMs);
+    if (script.raw) {
+      const raw = script.raw;
+      res.writeHead(raw.status ?? 200, { 'content-type': 'text/event-stream', ...raw.headers });
+      for (const part of raw.parts) {
+        await new Promise<void>((r) => res.write(part, () => r()));
+        if (raw.gapMs) await delay(raw.gapMs);
+      }
+      if (raw.end === 'reset') await resetConnection(res);
+      else if (raw.end !== 'stall') res.end();
+      return;
+    }
     if (script.status && script.status !== 200) {
       res.writeHead(script.status, { 'content-type': 'application/json', ...script.headers });
       res.end(script.body ?? JSON.stringify({ error: { message: `error ${script.status}`, type: 'api_error', code: null } }));

@@ -1,0 +1,473 @@
+// The fault matrix: the built binary against the service double (and a closed port, an
+// unresolvable host, a self-signed TLS server) for every failure the network, the service or
+// the user's input can produce. Each row checks what a user notices: the exit code, one line
+// on stderr with no stack trace, stdout holding exactly what arrived, a saved session that is
+// still valid JSON and agrees with stdout, and the key nowhere but the config.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/double/index.js';
+import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
+import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
+
+interface Env {
+  double: ServiceDouble;
+  home: string;
+}
+
+interface Case {
+  name: string;
+  /** The question as an argument (default QUESTION); null: none. */
+  prompt?: string | null;
+  /** More arguments (reasoning is always hidden, so stderr holds only the outcome). */
+  args?: string[];
+  script?: ChatScript[];
+  /** Another base URL instead of the double's (closed port, bad host, TLS front). */
+  baseUrl?: (e: Env) => Promise<string> | string;
+  env?: (e: Env) => Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  prepare?: (e: Env) => void;
+  code: number;
+  /** The last line on stderr (the outcome); undefined: stderr must be empty. */
+  message?: RegExp;
+  /** Lines allowed before it on stderr (retry notices, warnings). */
+  allow?: RegExp;
+  /** stdout exactly (default ''). */
+  stdout?: string | Buffer | ((out: Buffer) => void);
+  /** How many requests reached the double. */
+  requests?: number;
+  /** The saved turn's status, or 'none' when nothing may be saved. */
+  session?: 'complete' | 'incomplete' | 'failed' | 'none';
+  check?: (e: Env, r: Awaited<ReturnType<typeof runCli>>) => void | Promise<void>;
+  skip?: string | false;
+}
+
+const QUESTION = 'What is the normal adult resting heart rate?';
+const json401 = JSON.stringify({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } });
+const html502 = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+const frame = (delta: Record<string, string>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-raw', object: 'chat.completion.chunk', created: 1, model: 'medical-large-latest', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const finishFrame = frame({}, 'stop');
+const HOSTILE = 'Rate: 60\x1b[2J\x1b[H–100 \x1b]52;c;cm0gLXJmIH4=\x07bpm\x1b]0;pwned\x07 \x1b]8;;http://evil.example\x07link\x1b]8;;\x07\r\n\x9b31m\x00done';
+const TEN_MB = 'x'.repeat(10 * 1024 * 1024);
+
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const tls = opensslAvailable();
+const fronts: Array<{ close: () => Promise<void> }> = [];
+after(async () => {
+  for (const f of fronts) await f.close();
+});
+
+const cases: Case[] = [
+  // ---- the network ----
+  {
+    name: 'connection refused',
+    baseUrl: async () => `http://127.0.0.1:${await closedPort()}`,
+    code: 1,
+    message: /^medchat: cannot connect to 127\.0\.0\.1:\d+ \(connection refused\); check the address with: medchat config get base-url$/,
+    session: 'failed',
+  },
+  {
+    name: 'DNS failure',
+    baseUrl: () => 'http://medchat-test.invalid',
+    code: 1,
+    message: /^medchat: cannot find the host medchat-test\.invalid \(DNS lookup failed\); check the address and your network$/,
+    session: 'failed',
+  },
+  {
+    name: 'TLS failure: a self-signed server',
+    skip: !tls && 'openssl is not installed (apt-get install openssl)',
+    baseUrl: async (e) => {
+      const front = await startTlsFront(e.double.server.port, makeTestCerts().selfSigned);
+      fronts.push(front);
+      return front.url;
+    },
+    code: 1,
+    message: /^medchat: the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); for a private CA set NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem$/,
+    requests: 0,
+    session: 'failed',
+  },
+  {
+    name: 'timeout before headers',
+    args: ['--idle-timeout', '1'],
+    script: [{ headerDelayMs: 4000 }],
+    code: 1,
+    message: /^medchat: no response from the service within 1s; try again, or raise --idle-timeout$/,
+    requests: 1,
+    session: 'failed',
+  },
+  {
+    name: 'stall after some text (--idle-timeout)',
+    args: ['--idle-timeout', '1'],
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }],
+    code: 4,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: no data from the service for 1s; the answer is incomplete \(raise --idle-timeout to wait longer\)$/,
+    session: 'incomplete',
+  },
+  {
+    name: 'reset mid-answer',
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], dropAfter: 2 }],
+    code: 4,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: the connection to 127\.0\.0\.1:\d+ was lost mid-answer; the answer is incomplete$/,
+    requests: 1,
+    session: 'incomplete',
+  },
+  {
+    name: 'reset after the headers, before any text',
+    script: [{ reasoning: [], content: ['never sent'], dropAfter: 0 }],
+    code: 1,
+    message: /^medchat: the connection to 127\.0\.0\.1:\d+ was lost before an answer arrived; try again$/,
+    requests: 1,
+    session: 'failed',
+  },
+  {
+    name: 'clean close with no [DONE]',
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred'], finishReason: null, usage: false, done: false }],
+    code: 4,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: the service closed the connection before the answer was finished; the answer is incomplete$/,
+    session: 'incomplete',
+  },
+  {
+    name: 'a malformed line',
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred'], malformedAfter: 2 }],
+    code: 1,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: the service sent a malformed line in the answer stream; the answer is incomplete$/,
+    session: 'failed',
+  },
+  {
+    name: 'an {"error": …} object mid-stream',
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred'], errorObjectAfter: 2 }],
+    code: 1,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: the service reported an error mid-answer: The model overloaded mid-answer; the answer is incomplete$/,
+    session: 'failed',
+  },
+  {
+    name: 'an event: error frame',
+    script: [{ reasoning: [], content: ['Sixty to ', 'one hundred'], errorEventAfter: 2 }],
+    code: 1,
+    stdout: 'Sixty to one hundred',
+    message: /^medchat: the service reported an error mid-answer: Upstream failed mid-answer; the answer is incomplete$/,
+    session: 'failed',
+  },
+  {
+    name: 'an {"error": …} object before any text',
+    script: [{ raw: { parts: [`data: ${JSON.stringify({ error: { message: 'model is loading', type: 'server_error' } })}\n\n`] } }],
+    code: 1,
+    message: /^medchat: the service reported an error: model is loading$/,
+    session: 'failed',
+  },
+
+  // ---- HTTP statuses ----
+  ...[
+    { status: 400, body: JSON.stringify({ error: { message: 'temperature must be <= 2', type: 'invalid_request_error' } }), code: 1, message: /^medchat: the service rejected the request \(400\): temperature must be <= 2$/ },
+    { status: 401, body: json401, code: 3, message: /^medchat: the service refused the API key \(401\): Invalid API key; set a valid one with: medchat config set api-key$/ },
+    { status: 401, body: 'Unauthorized', code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; set a valid one with: medchat config set api-key$/, headers: { 'content-type': 'text/plain' }, label: ' (plain text)' },
+    { status: 403, body: '', code: 3, message: /^medchat: the service refused the API key \(403\); set a valid one with: medchat config set api-key$/ },
+    { status: 404, code: 1, message: /^medchat: the service has no chat endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 \(404\): error 404; check the address with: medchat config get base-url$/ },
+    { status: 413, body: JSON.stringify({ error: { message: 'Request Entity Too Large' } }), code: 1, message: /^medchat: the request is too large for the service \(413\): Request Entity Too Large; send less text$/ },
+  ].map(
+    (s): Case => ({
+      name: `HTTP ${s.status}${s.label ?? ''}`,
+      script: [{ status: s.status, body: s.body, headers: s.headers }],
+      code: s.code,
+      message: s.message,
+      requests: 1,
+      session: 'failed',
+    }),
+  ),
+  ...[
+    { status: 408, message: /^medchat: the service timed out \(408\): error 408; try again$/ },
+    { status: 429, message: /^medchat: rate limited by the service \(429\): error 429; wait a moment and try again$/, label: ' without retry-after' },
+    { status: 500, message: /^medchat: the service failed \(500\): error 500; try again later$/ },
+    { status: 502, body: html502, headers: { 'content-type': 'text/html' }, message: /^medchat: the service failed \(502\): 502 Bad Gateway; try again later$/, label: ' with an HTML page' },
+    { status: 503, message: /^medchat: the service failed \(503\): error 503; try again later$/ },
+  ].map(
+    (s): Case => ({
+      name: `HTTP ${s.status}${s.label ?? ''}: retried once (MEDCHAT_RETRIES=1), then one line`,
+      script: [{ status: s.status, body: s.body, headers: s.headers }, { status: s.status, body: s.body, headers: s.headers }],
+      code: 1,
+      message: s.message,
+      allow: /^medchat: HTTP \d{3}, retrying in \d+\.\ds…$/,
+      requests: 2,
+      session: 'failed',
+    }),
+  ),
+  {
+    name: 'HTTP 429 with retry-after: 1 is waited for, then answered',
+    script: [{ status: 429, headers: { 'retry-after': '1' } }, { reasoning: [], content: ['60–100 bpm'] }],
+    code: 0,
+    stdout: '60–100 bpm',
+    allow: /^medchat: HTTP 429, retrying in 1\.0s…$/,
+    requests: 2,
+    session: 'complete',
+  },
+  {
+    name: 'HTTP 429 with a huge retry-after is not obeyed blindly',
+    script: [{ status: 429, headers: { 'retry-after': '86400' } }],
+    code: 1,
+    message: /^medchat: rate limited by the service \(429\): error 429; the service asks to wait 86400s, try again later$/,
+    requests: 1,
+    session: 'failed',
+  },
+  {
+    name: 'HTTP 503 with retry-after as a date a day away is not obeyed blindly',
+    script: [{ status: 503, headers: { 'retry-after': new Date(Date.now() + 86_400_000).toUTCString() } }],
+    code: 1,
+    message: /^medchat: the service failed \(503\): error 503; the service asks to wait \d+s, try again later$/,
+    requests: 1,
+    session: 'failed',
+  },
+
+  // ---- bodies ----
+  {
+    name: 'a 200 whose body is not JSON (streamed)',
+    script: [{ raw: { headers: { 'content-type': 'text/plain' }, parts: ['Service temporarily unavailable, please retry'] } }],
+    code: 1,
+    message: /^medchat: the service replied with something that is not an answer stream$/,
+    session: 'failed',
+  },
+  {
+    name: 'a 200 whose body is not JSON (--no-stream)',
+    args: ['--no-stream'],
+    script: [{ raw: { headers: { 'content-type': 'text/html' }, parts: ['<html><body>Login required</body></html>'] } }],
+    code: 1,
+    message: /^medchat: the service replied with something that is not a chat completion$/,
+    session: 'failed',
+  },
+  {
+    name: 'truncated JSON in the stream',
+    script: [{ raw: { parts: [frame({ content: 'Sixty to ' }), 'data: {"id":"chatcmpl-raw","choices":[{"delta":{"content":"one hun'] } }],
+    code: 4,
+    stdout: 'Sixty to ',
+    message: /^medchat: the service (sent a malformed line in the answer stream|closed the connection before the answer was finished); the answer is incomplete$/,
+    session: 'incomplete',
+  },
+  {
+    name: 'truncated JSON (--no-stream)',
+    args: ['--no-stream'],
+    script: [{ raw: { headers: { 'content-type': 'application/json' }, parts: ['{"id":"chatcmpl-1","choices":[{"message":{"role":"assistant","content":"Sixty'] } }],
+    code: 1,
+    message: /^medchat: the service sent a malformed response; try again$/,
+    session: 'failed',
+  },
+  {
+    name: 'a 200 with an empty body (streamed)',
+    script: [{ raw: { parts: [] } }],
+    code: 1,
+    message: /^medchat: the service closed the connection without answering; try again$/,
+    session: 'failed',
+  },
+  {
+    name: 'a 200 with an empty body (--no-stream)',
+    args: ['--no-stream'],
+    script: [{ raw: { headers: { 'content-type': 'application/json' }, parts: [] } }],
+    code: 1,
+    message: /^medchat: the service sent an empty response; try again$/,
+    session: 'failed',
+  },
+  {
+    name: 'a huge chunk: 10 MB in one line arrives whole',
+    script: [{ reasoning: [], content: ['<', TEN_MB, '>'] }],
+    code: 0,
+    stdout: (out) => {
+      assert.equal(out.length, TEN_MB.length + 2);
+      assert.ok(out.subarray(0, 1).toString() === '<' && out.subarray(-1).toString() === '>');
+    },
+    session: 'complete',
+  },
+  {
+    name: 'invalid UTF-8 becomes U+FFFD; a character split across packets arrives whole',
+    script: [
+      {
+        raw: {
+          gapMs: 20,
+          parts: [
+            Buffer.concat([Buffer.from('data: {"choices":[{"index":0,"delta":{"content":"bad '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' ok ')]),
+            Buffer.from('心脏', 'utf8').subarray(0, 2),
+            Buffer.concat([Buffer.from('心脏', 'utf8').subarray(2), Buffer.from('"},"finish_reason":null}]}\n\n')]),
+            finishFrame,
+            'data: [DONE]\n\n',
+          ],
+        },
+      },
+    ],
+    code: 0,
+    stdout: 'bad \ufffd\ufffd\ufffd ok 心脏',
+    session: 'complete',
+  },
+  {
+    name: 'text full of escape sequences is written exactly as received on a pipe',
+    script: [{ reasoning: [], content: [HOSTILE.slice(0, 20), HOSTILE.slice(20)] }],
+    code: 0,
+    stdout: HOSTILE,
+    session: 'complete',
+  },
+  {
+    name: 'escape sequences in an error message never reach the terminal',
+    script: [{ status: 400, body: JSON.stringify({ error: { message: 'bad\x1b]52;c;cm0gLXJm\x07 request\x1b[2J\x9b' } }) }],
+    code: 1,
+    message: /^medchat: the service rejected the request \(400\): bad\]52;c;cm0gLXJm request\[2J$/,
+    session: 'failed',
+  },
+
+  // ---- the user's input ----
+  { name: 'an empty prompt', prompt: '  \n ', code: 2, message: /^medchat: the prompt is empty; pass a question/, requests: 0, session: 'none' },
+  {
+    name: 'binary data on stdin',
+    prompt: null,
+    stdin: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0xff, 0xd8]),
+    code: 2,
+    message: /^medchat: stdin holds binary data; medchat sends text only \(convert the file to text first\)$/,
+    requests: 0,
+    session: 'none',
+  },
+  {
+    name: 'stdin that is not UTF-8 (Latin-1)',
+    prompt: 'summarise',
+    stdin: Buffer.from('Patient: Müller, 54 J.', 'latin1'),
+    code: 2,
+    message: /^medchat: stdin is not valid UTF-8 text; convert it first/,
+    requests: 0,
+    session: 'none',
+  },
+  {
+    name: 'a 20 MB stdin is refused before sending, with the numbers',
+    prompt: 'summarise this',
+    stdin: Buffer.alloc(20 * 1024 * 1024, 'Blood pressure 120/80 mmHg, pulse 72.\n'),
+    code: 2,
+    message: /^medchat: this message is too long for the model: about \d+ tokens, but the 131072-token window leaves 122880 for the prompt after 8192 for the answer; shorten it or lower --max-tokens$/,
+    requests: 0,
+    session: 'none',
+  },
+  { name: 'an unknown flag', args: ['--frobnicate'], code: 2, message: /^medchat: unknown option '--frobnicate' \(see medchat --help\)$/, requests: 0, session: 'none' },
+  {
+    name: 'a corrupt config file',
+    prepare: (e) => {
+      fs.mkdirSync(path.join(e.home, 'config'), { recursive: true });
+      fs.writeFileSync(path.join(e.home, 'config', 'config.json'), '{"base-url": "http://x", "api-key": ');
+    },
+    code: 2,
+    message: /^medchat: the config file .*config\.json is not valid JSON/,
+    requests: 0,
+    session: 'none',
+  },
+  {
+    name: 'an unwritable data directory: the answer still arrives, with one warning',
+    env: (e) => {
+      fs.writeFileSync(path.join(e.home, 'not-a-dir'), '');
+      return { MEDCHAT_DATA_DIR: path.join(e.home, 'not-a-dir', 'data') };
+    },
+    script: [{ reasoning: [], content: ['60–100 bpm'] }],
+    code: 0,
+    stdout: '60–100 bpm',
+    allow: /^medchat: warning: .*this conversation is not being saved$/,
+    session: 'none',
+    check: (_e, r) => assert.match(r.stderr, /warning: .*not being saved/),
+  },
+  {
+    name: 'a base URL without a scheme',
+    env: (e) => ({ MEDCHAT_BASE_URL: e.double.url.replace('http://', '') }),
+    code: 2,
+    message: /^medchat: MEDCHAT_BASE_URL: base URL "127\.0\.0\.1:\d+" needs a scheme, e\.g\. https:\/\/127\.0\.0\.1:\d+$/,
+    requests: 0,
+    session: 'none',
+  },
+  {
+    name: 'a base URL with a trailing /v1 works',
+    env: (e) => ({ MEDCHAT_BASE_URL: `${e.double.url}/v1/` }),
+    script: [{ reasoning: [], content: ['60–100 bpm'] }],
+    code: 0,
+    stdout: '60–100 bpm',
+    requests: 1,
+    session: 'complete',
+    check: (e) => assert.equal(e.double.chat.requests[0]!.path, '/v1/chat/completions'),
+  },
+];
+
+/** Every file under `dir` (recursively). */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
+}
+
+describe('one-shot fault matrix', { concurrency: 4 }, () => {
+  for (const c of cases) {
+    test(c.name, { skip: c.skip || false }, async () => {
+      const double = await startServiceDouble();
+      try {
+        const home = tempHome();
+        const e: Env = { double, home };
+        c.prepare?.(e);
+        if (c.script) double.chat.enqueue(...c.script);
+        const baseUrl = c.baseUrl ? await c.baseUrl(e) : double.url;
+        const prompt = c.prompt === null ? [] : [c.prompt ?? QUESTION];
+        const r = await runCli([...prompt, '--reasoning', 'hide', ...(c.args ?? [])], {
+          baseUrl,
+          home,
+          stdin: c.stdin,
+          env: c.env?.(e),
+          timeoutMs: 30_000,
+        });
+
+        // The exit code, and the outcome as one line (after any retry notices or warnings).
+        assert.equal(r.code, c.code, `exit code; stderr: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /\n\s+at |Error:|TypeError|node:internal/, 'no stack trace or raw error');
+        assert.doesNotMatch(r.stderr, /[\x1b\x07\x9b]/, 'no escape sequences on stderr');
+        const lines = r.stderr.split('\n').filter(Boolean);
+        if (c.message) {
+          assert.ok(lines.length >= 1, 'an error line');
+          assert.match(lines.at(-1)!, c.message);
+          for (const l of lines.slice(0, -1)) assert.match(l, c.allow ?? /^$/, `unexpected stderr line: ${l}`);
+        } else {
+          for (const l of lines) assert.match(l, c.allow ?? /^$/, `unexpected stderr line: ${l}`);
+        }
+
+        // stdout holds exactly what arrived.
+        if (typeof c.stdout === 'function') c.stdout(r.stdoutBytes);
+        else assert.ok(r.stdoutBytes.equals(Buffer.from(c.stdout ?? '')), `stdout: ${JSON.stringify(r.stdout.slice(0, 300))}`);
+
+        if (c.requests !== undefined) assert.equal(double.chat.requests.length, c.requests, 'requests that reached the service');
+
+        // The saved session: valid JSON, no temp files left, and it agrees with stdout.
+        const sessionsDir = path.join(home, 'data', 'sessions');
+        const files = fs.existsSync(sessionsDir) ? fs.readdirSync(sessionsDir) : [];
+        assert.deepEqual(files.filter((n) => !n.endsWith('.json')), [], 'no temp files left behind');
+        if (c.session === 'none') assert.deepEqual(files, []);
+        else if (c.session) {
+          assert.equal(files.length, 1, 'one session file');
+          const saved = JSON.parse(fs.readFileSync(path.join(sessionsDir, files[0]!), 'utf8'));
+          const turn = saved.turns.at(-1);
+          if (c.prompt === undefined) assert.equal(turn.user, QUESTION);
+          assert.equal(turn.status, c.session);
+          if (typeof c.stdout === 'string') assert.equal(turn.answer, c.stdout, 'the session holds what was printed');
+        }
+
+        // The key: nowhere on screen, nowhere on disk except the config file.
+        assert.ok(!r.stdout.includes(TEST_KEY) && !r.stderr.includes(TEST_KEY), 'key in output');
+        for (const f of filesUnder(home)) {
+          if (f === path.join(home, 'config', 'config.json')) continue;
+          assert.ok(!fs.readFileSync(f).includes(TEST_KEY), `key written to ${f}`);
+        }
+        await c.check?.(e, r);
+      } finally {
+        await double.close();
+      }
+    });
+  }
+});
+
+void before;
