@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerSessions } from './sessions.js';
 import { registerRetexture } from './retexture.js';
 import { registerTask } from './task.js';
+import { registerDemo } from './demo.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
@@ -11,4 +12,5 @@ export function registerSubcommands(program: Command): void {
   registerRetexture(program);
   registerTask(program);
   registerSessions(program);
+  registerDemo(program);
 }

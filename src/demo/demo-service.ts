@@ -1,5 +1,7 @@
 import { ChatDouble } from '../double/chat.js';
+import { RetextureDouble } from '../double/retexture.js';
 import { DoubleServer, type RecordedRequest } from '../double/server.js';
+import { attachDemoRetexture } from './demo-retexture.js';
 import { demoReply, tokenChunks } from './replies.js';
 
 /**
@@ -27,6 +29,7 @@ export async function startDemoService(opts: { paceMs?: number; firstContentDela
     paceMs: opts.paceMs ?? 25,
     firstContentDelayMs: opts.firstContentDelayMs ?? 700,
   };
+  attachDemoRetexture(new RetextureDouble(server), () => server.url);
   await server.listen();
   return { url: server.url, server, close: () => server.close() };
 }

@@ -6,6 +6,7 @@ import type { Settings } from '../core/settings.js';
 import { readStdinText } from '../core/stdin.js';
 import { isTty } from '../core/terminal.js';
 import { composeUserText, runOneShot } from '../oneshot.js';
+import { samplePng } from './demo-retexture.js';
 import { startDemoService } from './demo-service.js';
 
 export const DEMO_MODEL = 'medchat-demo';
@@ -50,6 +51,10 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
   process.env.MEDCHAT_DATA_DIR = path.join(sandbox, 'data');
   process.env.MEDCHAT_CONFIG_DIR = path.join(sandbox, 'config');
   const service = await startDemoService(o.fast ? { paceMs: 0, firstContentDelayMs: 0 } : {});
+  // The chat screen's `/retexture demo.png …` finds the sample picture in the sandbox.
+  fs.writeFileSync(path.join(sandbox, 'demo.png'), samplePng());
+  const cwd = process.cwd();
+  if (interactive) process.chdir(sandbox);
   try {
     const settings = demoSettings(service.url, o.think !== false);
     if (interactive) {
@@ -64,6 +69,7 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
       { stdout: process.stdout, stderr: process.stderr },
     );
   } finally {
+    process.chdir(cwd);
     await service.close();
     fs.rmSync(sandbox, { recursive: true, force: true });
     if (saved.data === undefined) delete process.env.MEDCHAT_DATA_DIR;

@@ -70,6 +70,8 @@ export class RetextureDouble {
   readonly tasks = new Map<string, Task>();
   /** How an unknown id is answered. */
   notFoundShape: NotFoundShape = '404';
+  /** Called on each submit before the queue: return a script to answer it with (the demo uses it). */
+  beforeSubmit?: (req: RecordedRequest) => SubmitScript | undefined;
   /** Extra images served at `/mj/image/<name>`. */
   readonly images = new Map<string, { bytes: Buffer; contentType: string }>();
   private seq = 0;
@@ -106,7 +108,7 @@ export class RetextureDouble {
   }
 
   private submit(req: RecordedRequest, res: http.ServerResponse): void {
-    const script = this.queue.shift() ?? this.defaultScript;
+    const script = this.beforeSubmit?.(req) ?? this.queue.shift() ?? this.defaultScript;
     if (script.raw) return send(res, script.raw);
     const code = script.code ?? 1;
     const id = script.id ?? String(1712345678901234567n + BigInt(++this.seq) * 1000n);
