@@ -351,7 +351,7 @@ const cases: Case[] = [
     code: 2,
     message: /^medchat: this message is too long for the model: about \d+ tokens, but the 131072-token window leaves 122880 for the prompt after 8192 for the answer; shorten it or lower --max-tokens$/,
     requests: 0,
-    session: 'none',
+    session: 'failed', // the question is kept (saved), never sent
   },
   { name: 'an unknown flag', args: ['--frobnicate'], code: 2, message: /^medchat: unknown option '--frobnicate' \(see medchat --help\)$/, requests: 0, session: 'none' },
   {
