@@ -10,9 +10,36 @@ export class MedchatError extends Error {
     readonly exitCode: ExitCodeValue = ExitCode.failure,
     readonly kind: string = 'error',
   ) {
-    super(message);
+    super(redactSecrets(message));
     this.name = 'MedchatError';
   }
+}
+
+/**
+ * Keys in use in this process. A service or gateway may echo the key back in an error body
+ * ("Incorrect API key provided: sk-…"); every MedchatError message (what the user sees, what
+ * `--json` prints, what a session records as the turn's error) shows such a key masked.
+ */
+const secrets = new Set<string>();
+
+export function registerSecret(secret: string | undefined): void {
+  if (secret && secret.trim().length >= 6) secrets.add(secret.trim());
+}
+
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join(maskForMessage(s));
+  }
+  return out;
+}
+
+/** `sk-…a1b2`, like `config list` shows it. */
+function maskForMessage(s: string): string {
+  if (s.length <= 8) return '…';
+  const dash = s.indexOf('-');
+  const prefix = dash > 0 && dash <= 4 ? s.slice(0, dash + 1) : '';
+  return `${prefix}…${s.slice(-4)}`;
 }
 
 export const usageError = (message: string) => new MedchatError(message, ExitCode.usage, 'usage');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { MedchatError, usageError } from './errors.js';
+import { MedchatError, registerSecret, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { CONFIG_KEYS, normaliseBaseUrl, parseConfigValue, type ConfigKey, type ConfigValue } from './config-keys.js';
 import type { ConfigStore } from './config-store.js';
@@ -73,6 +73,7 @@ export function resolveSettings(opts: ResolveOptions): Settings {
       throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY');
     }
   }
+  registerSecret(apiKey);
   return {
     baseUrl: baseUrlRaw ? normaliseBaseUrl(String(baseUrlRaw)) : '',
     apiKey: apiKey ?? '',
