@@ -1,0 +1,78 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BIN, tempHome, waitFor } from './cli.js';
+
+/** tmux is how the terminal tests get a real pseudo-terminal. CI installs it; elsewhere they skip. */
+export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+export const tmuxSkip = hasTmux ? false : 'tmux is not installed: install it (apt-get install tmux) to run the terminal tests';
+
+let seq = 0;
+
+/**
+ * The built medchat in a tmux pane of its own server. After medchat exits, the pane prints
+ * `medchat exited <code>`, then the terminal's state (`stty -a`), then waits, so a test can
+ * read both. `pid()` is medchat's own process id (for signals).
+ */
+export class TmuxPane {
+  readonly name = `medchat-t-${process.pid}-${++seq}`;
+  readonly home: string;
+  private readonly pidFile: string;
+
+  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number } = {}) {
+    this.home = opts.home ?? tempHome();
+    this.pidFile = path.join(this.home, 'medchat.pid');
+    const vars = {
+      HOME: this.home,
+      MEDCHAT_CONFIG_DIR: path.join(this.home, 'config'),
+      MEDCHAT_DATA_DIR: path.join(this.home, 'data'),
+      MEDCHAT_RETRIES: '1',
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      ...env,
+    };
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
+    const inner = `echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+    const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
+    this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.name, ...args], { encoding: 'utf8' });
+  }
+
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', this.name);
+  }
+
+  async waitForText(text: string | RegExp, ms = 10_000): Promise<void> {
+    await waitFor(() => (typeof text === 'string' ? this.screen().includes(text) : text.test(this.screen())), ms, `${text} on screen\n--- screen ---\n${this.screen()}`);
+  }
+
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  press(...keys: string[]): void {
+    this.tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  pid(): number {
+    return Number(fs.readFileSync(this.pidFile, 'utf8').trim());
+  }
+
+  /** Waits for medchat to exit; returns its exit code and the terminal settings it left behind. */
+  async exited(ms = 10_000): Promise<{ code: number; stty: string; cursorVisible: boolean }> {
+    await this.waitForText('END-OF-STTY', ms);
+    const s = this.screen();
+    const code = Number(/medchat exited (\d+)/.exec(s)![1]);
+    const stty = s.slice(s.indexOf('medchat exited')).split('END-OF-STTY')[0]!;
+    const cursorVisible = this.tmux('display-message', '-p', '-t', this.name, '#{cursor_flag}').trim() === '1';
+    return { code, stty, cursorVisible };
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-L', this.name, 'kill-server'], { stdio: 'ignore' });
+  }
+}
