@@ -3,6 +3,7 @@ import { registerSessions } from './sessions.js';
 import { registerRetexture } from './retexture.js';
 import { registerTask } from './task.js';
 import { registerDemo } from './demo.js';
+import { registerCompletion } from './completion.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
@@ -13,4 +14,5 @@ export function registerSubcommands(program: Command): void {
   registerTask(program);
   registerSessions(program);
   registerDemo(program);
+  registerCompletion(program);
 }
