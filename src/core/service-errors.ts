@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { MedchatError, shortReason } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { proxyFor } from './http.js';
 
 export interface ErrorContext {
   baseUrl: string;
@@ -19,6 +20,17 @@ function causeCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The messages along an error's cause chain, joined (undici puts the useful one deep inside). */
+function causeMessages(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    parts.push(String((e as { message?: unknown }).message ?? ''));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(' | ');
 }
 
 function host(baseUrl: string): string {
@@ -108,6 +120,17 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
   }
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);
+  const proxy = proxyFor(ctx.baseUrl);
+  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')) {
+    // With a proxy, medchat connects only to the proxy: a connection failure is the proxy's.
+    const why = code === 'ECONNREFUSED' ? 'connection refused' : code.startsWith('E') && code !== 'ETIMEDOUT' ? 'DNS lookup failed' : 'timed out';
+    return new MedchatError(`cannot connect to the proxy ${proxy.host} (${why}); check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it)`, ExitCode.failure, 'network');
+  }
+  const proxyRefusal = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err)) : null;
+  if (proxy && proxyRefusal) {
+    const status = proxyRefusal[1];
+    return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'network');
+  }
   if (code === 'ECONNREFUSED') {
     return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');
   }

@@ -20,6 +20,13 @@ export interface TestProxy {
   close: () => Promise<void>;
 }
 
+/**
+ * Host names only this proxy knows (like an intranet name a hospital's proxy resolves): any name
+ * ending in `.test` is 127.0.0.1 here and unresolvable everywhere else, so a request to one
+ * succeeds only if it went through the proxy.
+ */
+const resolve = (host: string) => (host.endsWith('.test') ? '127.0.0.1' : host);
+
 export async function startProxy(): Promise<TestProxy> {
   const seen: ProxyRecord[] = [];
   const sockets = new Set<net.Socket>();
@@ -36,7 +43,7 @@ export async function startProxy(): Promise<TestProxy> {
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const up = http.request(
-      { host: target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers },
+      { host: resolve(target.hostname), port: target.port || 80, method: req.method, path: target.pathname + target.search, headers },
       (upRes) => {
         res.writeHead(upRes.statusCode ?? 502, upRes.headers);
         upRes.pipe(res);
@@ -49,7 +56,7 @@ export async function startProxy(): Promise<TestProxy> {
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     seen.push({ method: 'CONNECT', target: req.url ?? '', proxyAuthorization: req.headers['proxy-authorization'] });
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host!, () => {
+    const upstream = net.connect(Number(port), resolve(host!), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client).pipe(upstream);
