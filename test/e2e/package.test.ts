@@ -1,0 +1,76 @@
+// What users install: `npm pack`, installed into an empty folder with no network, runs
+// `medchat --version`, answers a question against the double, and shows `retexture --help`.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { REPO, TEST_KEY, cliEnv } from '../support/cli.js';
+
+let double: ServiceDouble;
+let bin = '';
+let files: string[] = [];
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-pack-'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+before(async () => {
+  double = await startServiceDouble();
+  // The suite builds first (npm test); --ignore-scripts keeps pack from rebuilding dist/ under other tests.
+  const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const info = JSON.parse(out)[0] as { filename: string; files: Array<{ path: string }> };
+  files = info.files.map((f) => f.path);
+  const prefix = path.join(work, 'app');
+  fs.mkdirSync(prefix);
+  execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(work, path.basename(info.filename))], {
+    cwd: prefix,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  bin = path.join(prefix, 'node_modules', '.bin', 'medchat');
+});
+after(async () => {
+  await double.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Run the installed medchat (asynchronously: the double answers from this same process). */
+function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { env: { ...cliEnv({}), ...env }, cwd: path.dirname(bin) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('the tarball ships only what runs: bin, dist, package.json, README, licence', () => {
+  for (const f of files) assert.match(f, /^(bin\/medchat\.js|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.md)?)$/, `unexpected file in the package: ${f}`);
+  assert.ok(files.includes('bin/medchat.js') && files.includes('dist/medchat.js'));
+  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/')));
+});
+
+test('installed from the tarball into an empty folder: --version', async () => {
+  const v = await run(['--version']);
+  assert.equal(v.status, 0, v.stderr);
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  assert.equal(v.stdout, `${pkg.version}\n`);
+});
+
+test('installed from the tarball: one-shot against the double', async () => {
+  double.chat.enqueue({ reasoning: [], content: ['60–100 bpm'] });
+  const r = await run(['What is a normal heart rate?'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '60–100 bpm');
+});
+
+test('installed from the tarball: retexture --help', async () => {
+  const r = await run(['retexture', '--help']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /Usage: medchat retexture/);
+  assert.match(r.stdout, /--image/);
+});
