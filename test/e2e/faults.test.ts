@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/double/index.js';
 import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 interface Env {
   double: ServiceDouble;
@@ -471,3 +472,71 @@ describe('one-shot fault matrix', { concurrency: 4 }, () => {
 });
 
 void before;
+
+// ---- the same faults on a terminal: one-shot with stdout on a pty, and the chat screen (tmux) ----
+
+/** Text that would take over a terminal if obeyed: clear, home, clipboard write, title, hyperlink, CSI. */
+const TAKEOVER = 'Heart rate\x1b[2J\x1b[H 60\x1b]52;c;cm0gLXJmIH4=\x07 to\x1b]0;PWNED-TITLE\x07 100\x1b]8;;http://evil.example\x07 bpm\x1b]8;;\x07\x9b2J end';
+
+describe('on a terminal', { concurrency: 3 }, () => {
+  test('one-shot on a terminal: escape sequences from the service are shown, not obeyed', { skip: tmuxSkip }, async () => {
+    const double = await startServiceDouble();
+    const pane = new TmuxPane(['what is a normal heart rate?', '--reasoning', 'hide'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY });
+    try {
+      pane.tmux('set-option', '-g', 'set-clipboard', 'on');
+      double.chat.enqueue({ reasoning: [], content: [TAKEOVER] });
+      const end = await pane.exited();
+      assert.equal(end.code, 0);
+      const screen = pane.screen();
+      assert.match(screen, /Heart rate␛\[2J␛\[H 60␛\]52;c;cm0gLXJmIH4=␇ to␛\]0;PWNED-TITLE␇ 100␛\]8;;http:\/\/evil\.example␇ bpm␛\]8;;␇� ?2J end/, screen);
+      assert.notEqual(pane.tmux('display-message', '-p', '-t', pane.name, '#{pane_title}').trim(), 'PWNED-TITLE', 'the title was not changed');
+      assert.equal(pane.tmux('list-buffers').trim(), '', 'nothing was written to the clipboard');
+    } finally {
+      pane.kill();
+      await double.close();
+    }
+  });
+
+  const chatRows: Array<{ name: string; script: ChatScript; args?: string[]; screen: RegExp; partial?: string }> = [
+    { name: 'reset mid-answer', script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], dropAfter: 2 }, screen: /connection to 127\.0\.0\.1:\d+ was lost mid-answer; the answer is incomplete/, partial: 'Sixty to one hundred' },
+    { name: 'stall after some text', args: ['--idle-timeout', '1'], script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }, screen: /no data from the service for 1s/, partial: 'Sixty to one hundred' },
+    { name: 'HTTP 401', script: { status: 401, body: json401 }, screen: /the service refused the API key \(401\): Invalid API key/ },
+    { name: 'HTTP 502 with an HTML page', script: { status: 502, body: html502, headers: { 'content-type': 'text/html' } }, screen: /the service failed \(502\): 502 Bad Gateway/ },
+    { name: 'an {"error": …} object mid-stream', script: { reasoning: [], content: ['Sixty to ', 'one hundred'], errorObjectAfter: 2 }, screen: /The model overloaded mid-answer/, partial: 'Sixty to one hundred' },
+    { name: 'escape sequences in the answer', script: { reasoning: [], content: [TAKEOVER] }, screen: /Heart rate␛\[2J␛\[H 60␛\]52;c;cm0gLXJmIH4=␇ to␛\]0;PWNED-TITLE␇/ },
+  ];
+  for (const row of chatRows) {
+    test(`chat screen: ${row.name} — one line on screen, the screen stays usable, Ctrl+D exits 0 with the terminal restored`, { skip: tmuxSkip }, async () => {
+      const double = await startServiceDouble();
+      // A 502 is retried once (MEDCHAT_RETRIES=1): queue it twice.
+      double.chat.enqueue(row.script);
+      if (row.script.status === 502) double.chat.enqueue(row.script);
+      const pane = new TmuxPane(row.args ?? [], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { width: 160 });
+      try {
+        pane.tmux('set-option', '-g', 'set-clipboard', 'on');
+        await pane.ready();
+        await pane.send('what is a normal heart rate?');
+        await pane.waitForText(row.screen);
+        const screen = pane.screen();
+        if (row.partial) assert.ok(screen.includes(row.partial), `the partial answer stays on screen\n${screen}`);
+        assert.doesNotMatch(screen, /\n\s+at |TypeError|node:internal/, 'no stack trace');
+        assert.ok(!screen.includes(TEST_KEY));
+        assert.notEqual(pane.tmux('display-message', '-p', '-t', pane.name, '#{pane_title}').trim(), 'PWNED-TITLE');
+        assert.equal(pane.tmux('list-buffers').trim(), '', 'nothing was written to the clipboard');
+        // Still usable: the next question is answered.
+        double.chat.enqueue({ reasoning: [], content: ['Still here.'] });
+        await pane.send('are you there?');
+        await pane.waitForText('Still here.');
+        pane.press('C-d');
+        const end = await pane.exited();
+        assert.equal(end.code, 0, pane.screen());
+        assert.match(end.stty, /(^|\s)icanon(\s|$)/);
+        assert.match(end.stty, /(^|\s)echo(\s|$)/);
+        assert.ok(end.cursorVisible, 'the cursor is shown');
+      } finally {
+        pane.kill();
+        await double.close();
+      }
+    });
+  }
+});

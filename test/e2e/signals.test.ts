@@ -71,11 +71,10 @@ describe('one-shot', { concurrency: 3 }, () => {
 async function chatScreenSignal(signal: NodeJS.Signals, check: (pane: TmuxPane, end: Awaited<ReturnType<TmuxPane['exited']>>, question: string) => Promise<void>) {
   const pane = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY });
   try {
-    await pane.waitForText('Enter send');
+    await pane.ready();
     const question = `why does the heart race? (${signal} ${pane.name})`;
     double.chat.enqueue({ reasoning: ['r'], content: words, paceMs: 15 });
-    pane.type(question);
-    pane.press('Enter');
+    await pane.send(question);
     await pane.waitForText('w5 ');
     process.kill(pane.pid(), signal);
     await check(pane, await pane.exited(), question);

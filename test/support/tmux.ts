@@ -58,6 +58,20 @@ export class TmuxPane {
     this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
+  /** Type a line as a person would: wait until it shows in the input box, then press Enter. */
+  async send(line: string): Promise<void> {
+    this.type(line);
+    await this.waitForText(`› ${line}`, 5000);
+    await new Promise((r) => setTimeout(r, 30));
+    this.press('Enter');
+  }
+
+  /** Wait for the chat screen to be ready for input (its key help is drawn and raw mode is on). */
+  async ready(): Promise<void> {
+    await this.waitForText('Enter send');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
   pid(): number {
     return Number(fs.readFileSync(this.pidFile, 'utf8').trim());
   }
