@@ -540,3 +540,39 @@ describe('on a terminal', { concurrency: 3 }, () => {
     });
   }
 });
+
+// ---- retexture: the same promises for image jobs ----
+describe('retexture fault matrix', { concurrency: 4 }, () => {
+  const IMG = 'https://images.example/scan.png';
+  const rows: Array<{ name: string; submit?: import('../../src/double/index.js').SubmitScript; args?: string[]; baseUrl?: () => Promise<string>; code: number; message: RegExp }> = [
+    { name: 'connection refused', baseUrl: async () => `http://127.0.0.1:${await closedPort()}`, code: 1, message: /^medchat: cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)/ },
+    { name: 'HTTP 401 with a plain-text body', submit: { raw: { status: 401, body: 'Unauthorized', contentType: 'text/plain' } }, code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; set a valid one with: medchat config set api-key$/ },
+    { name: 'HTTP 502 with an HTML page', submit: { raw: { status: 502, body: html502, contentType: 'text/html' } }, code: 1, message: /^medchat: the service failed \(502\): 502 Bad Gateway; try again later$/ },
+    { name: 'prompt rejected (code 24) with a hostile banned word', submit: { code: 24, description: 'banned prompt', properties: { bannedWord: 'x\x1b]0;PWNED\x07y' } }, code: 5, message: /^medchat: the service rejected the job \(code 24\): banned prompt; rejected word: "x\]0;PWNEDy"; reword the prompt and submit again$/ },
+    { name: 'task failed, with escape sequences in failReason', submit: { life: { end: 'FAILURE', failReason: 'upstream\x1b[2J exploded' } }, args: ['--wait', '--poll-interval', '0.05'], code: 6, message: /^medchat: task \d+ failed: upstream\[2J exploded$/ },
+    { name: 'deadline passed', submit: { life: { end: 'never' } }, args: ['--wait', '--poll-interval', '0.05', '--timeout', '1'], code: 7, message: /^medchat: task (\d+) did not finish within 1s \(still IN_PROGRESS at \d+%\); check again later with: medchat task \1 --wait$/ },
+  ];
+  for (const row of rows) {
+    test(row.name, async () => {
+      const double = await startServiceDouble();
+      try {
+        if (row.submit) double.retexture.enqueue(row.submit);
+        const home = tempHome();
+        const r = await runCli(['retexture', '--image', IMG, 'make it a watercolour', ...(row.args ?? [])], {
+          baseUrl: row.baseUrl ? await row.baseUrl() : double.url,
+          home,
+          timeoutMs: 30_000,
+        });
+        assert.equal(r.code, row.code, r.stderr);
+        assert.doesNotMatch(r.stderr, /\n\s+at |TypeError|node:internal/, 'no stack trace');
+        assert.doesNotMatch(r.stderr, /[\x1b\x07\x9b]/, 'no escape sequences from the service');
+        const lines = r.stderr.split('\n').filter(Boolean);
+        assert.match(lines.at(-1)!, row.message);
+        assert.ok(!r.stdout.includes(TEST_KEY) && !r.stderr.includes(TEST_KEY));
+        for (const f of filesUnder(home)) assert.ok(!fs.readFileSync(f).includes(TEST_KEY), `key written to ${f}`);
+      } finally {
+        await double.close();
+      }
+    });
+  }
+});
