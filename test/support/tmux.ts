@@ -62,8 +62,20 @@ export class TmuxPane {
   async send(line: string): Promise<void> {
     this.type(line);
     await this.waitForText(`› ${line}`, 5000);
-    await new Promise((r) => setTimeout(r, 30));
-    this.press('Enter');
+    // Enter is ignored while the screen is still settling a previous answer: press again until
+    // the line has left the input box (an Enter on an empty box does nothing).
+    const inBox = () => this.screen().split('\n').some((l) => l.includes(`│ › ${line}`));
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+      this.press('Enter');
+      try {
+        await waitFor(() => !inBox(), 1000, 'the line to be sent');
+        return;
+      } catch {
+        // pressed too early: again
+      }
+    }
+    throw new Error(`the chat screen did not take the line ${line}\n${this.screen()}`);
   }
 
   /** Wait for the chat screen to be ready for input (its key help is drawn and raw mode is on). */
