@@ -533,6 +533,8 @@ describe('on a terminal', { concurrency: 3 }, () => {
         assert.match(end.stty, /(^|\s)icanon(\s|$)/);
         assert.match(end.stty, /(^|\s)echo(\s|$)/);
         assert.ok(end.cursorVisible, 'the cursor is shown');
+        // Prompt history and anything else the screen wrote: never the key.
+        for (const f of filesUnder(pane.home)) assert.ok(!fs.readFileSync(f).includes(TEST_KEY), `key written to ${f}`);
       } finally {
         pane.kill();
         await double.close();
