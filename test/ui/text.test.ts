@@ -43,6 +43,7 @@ test('a bracketed paste never sends, even with newlines, and may arrive in piece
 test('pasted lines without bracketed paste are a paste; typed text then Enter still sends', () => {
   assert.deepEqual(keys('a\rb\rc'), [{ name: 'paste', text: 'a\rb\rc' }]);
   assert.deepEqual(keys('hello\r'), [{ name: 'text', text: 'hello' }, { name: 'enter' }]);
+  assert.deepEqual(keys('typed ahead\n'), [{ name: 'text', text: 'typed ahead' }, { name: 'enter' }]);
 });
 
 test('editor: insert, move, delete words and lines', () => {

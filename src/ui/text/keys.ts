@@ -83,7 +83,8 @@ export class KeyDecoder {
     if (event.startsWith('\x1b')) return [{ name: 'ignored' }];
     // A run of plain text. Without bracketed paste, a paste arrives as one run with CRs inside:
     // treat it as a paste (never send). A single trailing CR after typed text is a real Enter.
-    const body = event.endsWith('\r') && !/[\r\n]/.test(event.slice(0, -1)) ? event.slice(0, -1) : event;
+    // (Typed ahead before raw mode, the terminal turned Enter into "\n": same rule.)
+    const body = /[\r\n]$/.test(event) && !/[\r\n]/.test(event.slice(0, -1)) ? event.slice(0, -1) : event;
     const keys: Key[] = [];
     if (/[\r\n]/.test(body)) keys.push({ name: 'paste', text: body });
     else {

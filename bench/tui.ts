@@ -1,0 +1,150 @@
+// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts`.
+// Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
+// service double and prints each figure against the target in issue 3.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServiceDouble, type ServiceDouble } from '../src/double/index.js';
+import { BIN, tempHome } from '../test/support/cli.js';
+
+const COLS = 120;
+const ROWS = 40;
+const TICKS = Number(fs.readFileSync('/proc/self/stat', 'utf8') ? 100 : 100); // USER_HZ on Linux
+
+interface Pty {
+  child: ChildProcess;
+  out: () => string;
+  bytes: () => number;
+  write: (s: string) => void;
+  medchatPid: () => number | undefined;
+  close: () => void;
+}
+
+function startPty(double: ServiceDouble): Pty {
+  const home = tempHome();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    MEDCHAT_BASE_URL: double.url,
+    MEDCHAT_API_KEY: 'sk-bench',
+    MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
+    MEDCHAT_DATA_DIR: path.join(home, 'data'),
+  };
+  const inner = `stty cols ${COLS} rows ${ROWS}; exec ${process.execPath} ${BIN}`;
+  const child = spawn('script', ['-qfec', inner, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let text = '';
+  let count = 0;
+  child.stdout!.on('data', (c: Buffer) => {
+    count += c.length;
+    text += c.toString('utf8');
+    if (text.length > 4_000_000) text = text.slice(-1_000_000);
+  });
+  return {
+    child,
+    out: () => text,
+    bytes: () => count,
+    write: (s) => child.stdin!.write(s),
+    medchatPid: () => {
+      try {
+        const kids = execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).trim().split('\n');
+        return Number(kids[0]);
+      } catch {
+        return undefined;
+      }
+    },
+    close: () => child.kill('SIGKILL'),
+  };
+}
+
+function cpuTicks(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime
+}
+
+async function until(check: () => boolean, ms: number, what: string): Promise<number> {
+  const start = performance.now();
+  while (!check()) {
+    if (performance.now() - start > ms) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  return performance.now();
+}
+
+const row = (name: string, value: string, target: string, ok: boolean) =>
+  console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(44)} ${value.padStart(12)}   target ${target}`);
+
+const double = await startServiceDouble();
+
+// 1. First paint: from spawning to the input box on screen (median of 5).
+const paints: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const t0 = performance.now();
+  const pty = startPty(double);
+  const t1 = await until(() => pty.out().includes('Enter send'), 10_000, 'first paint: ' + pty.out().slice(0, 300));
+  paints.push(t1 - t0);
+  pty.close();
+}
+paints.sort((a, b) => a - b);
+const paint = paints[2]! / 1000;
+row('first paint after launch', `${paint.toFixed(3)} s`, '<= 0.3 s', paint <= 0.3);
+
+// 2. An answer streaming at 50 tokens/s (one ~4-character token every 20 ms) for 10 s.
+{
+  const words = 'The usual adult dose is one gram every four to six hours, at most four grams a day. '.split(/(?<= )/);
+  const tokens: string[] = [];
+  for (let i = 0; tokens.length < 500; i++) {
+    tokens.push(words[i % words.length]!);
+    if (i % 40 === 39) tokens.push('\n\n');
+  }
+  double.chat.enqueue({ reasoning: [], content: tokens, paceMs: 20 });
+  const pty = startPty(double);
+  await until(() => pty.out().includes('Enter send'), 10_000, 'ready');
+  await new Promise((r) => setTimeout(r, 200));
+  pty.write('/think off\r');
+  await until(() => pty.out().includes('thinking off'), 5_000, 'think off');
+  await new Promise((r) => setTimeout(r, 300));
+  const pid = pty.medchatPid()!;
+  const before = double.chat.requests.length;
+  pty.write('dose?\r');
+  await until(() => double.chat.requests.length > before, 5_000, 'request');
+  const bytes0 = pty.bytes();
+  const cpu0 = cpuTicks(pid);
+  const t0 = performance.now();
+  const req = double.chat.requests.at(-1)!;
+  await until(() => req.finished, 30_000, 'stream end');
+  const t1 = performance.now();
+  const cpu1 = cpuTicks(pid);
+  await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
+  const written = pty.bytes() - bytes0;
+  const received = Buffer.byteLength(tokens.join(''), 'utf8');
+  const cpuPct = ((cpu1 - cpu0) / TICKS / ((t1 - t0) / 1000)) * 100;
+  row('CPU while streaming at 50 tok/s', `${cpuPct.toFixed(1)} %`, '<= 5% of a core', cpuPct <= 5);
+  const ratio = written / received;
+  row('bytes written per byte of text received', ratio.toFixed(2), '<= 5', ratio <= 5);
+  pty.close();
+}
+
+// 3. 4,000 tokens as fast as possible: fully drawn within 0.3 s of the last chunk.
+{
+  const tokens = Array.from({ length: 4000 }, (_, i) => (i % 50 === 49 ? 'end.\n\n' : `w${i % 10} `));
+  double.chat.enqueue({ reasoning: [], content: tokens });
+  const pty = startPty(double);
+  await until(() => pty.out().includes('Enter send'), 10_000, 'ready');
+  await new Promise((r) => setTimeout(r, 200));
+  pty.write('/think off\r');
+  await until(() => pty.out().includes('thinking off'), 5_000, 'think off');
+  const before = double.chat.requests.length;
+  const mark = pty.out().length;
+  pty.write('go\r');
+  await until(() => double.chat.requests.length > before, 5_000, 'request');
+  const req = double.chat.requests.at(-1)!;
+  const tLast = await until(() => req.finished, 30_000, 'stream end');
+  const tDrawn = await until(() => /tok\/s · \d+ in/.test(pty.out().slice(mark)), 10_000, 'drawn');
+  const s = (tDrawn - tLast) / 1000;
+  row('4,000 tokens drawn after the last chunk', `${s.toFixed(3)} s`, '<= 0.3 s', s <= 0.3);
+  pty.close();
+}
+
+await double.close();
