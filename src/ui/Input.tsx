@@ -12,6 +12,16 @@ export function Input({ editor, hints, busy, width }: { editor: EditorState; hin
   const cursorCol = before[cursorLine]!.length;
   const first = Math.max(0, Math.min(cursorLine - MAX_VISIBLE_LINES + 1, lines.length - MAX_VISIBLE_LINES));
   const visible = lines.slice(first, first + MAX_VISIBLE_LINES);
+  // While an answer streams and nothing is typed, a one-line prompt: each new line of the answer
+  // then moves two short lines down instead of a whole box (fewer bytes, calmer screen).
+  if (busy && editor.text === '') {
+    return (
+      <Box paddingX={1} width={width}>
+        <Text dimColor>› </Text>
+        <Text inverse> </Text>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column" width={width}>
       <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} flexDirection="column">

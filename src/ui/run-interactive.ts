@@ -6,12 +6,14 @@ import type { Settings } from '../core/settings.js';
 import { App } from './App.js';
 import { ChatController } from './chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
+import { diffingStdout } from './frame-writer.js';
 import { historyFile } from './prompt-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
 /** Opens the chat screen (Ink) and resolves with the exit code when the user leaves. Loaded lazily. */
 export async function runInteractive(settings: Settings, opts: { system?: string }): Promise<number> {
-  const stdout = process.stdout;
+  // Ink's frames go through a line differ (see frame-writer.ts); MEDCHAT_PLAIN_FRAMES=1 turns it off.
+  const stdout = process.env.MEDCHAT_PLAIN_FRAMES === '1' ? process.stdout : diffingStdout(process.stdout).stream;
   let write: (data: string) => void = (d) => stdout.write(d);
   const controller = new ChatController(settings, {
     system: opts.system,
@@ -24,9 +26,9 @@ export async function runInteractive(settings: Settings, opts: { system?: string
   });
   stdout.write(ENABLE_BRACKETED_PASTE);
   const instance = render(createElement(App, { controller }), {
+    stdout,
     exitOnCtrlC: false,
     patchConsole: false,
-    incrementalRendering: process.env.MEDCHAT_INCREMENTAL === "1",
     maxFps: 30,
   });
   // Writes outside the tree (screen clear, OSC 52) go through Ink, so its live region stays right.
@@ -45,6 +47,7 @@ export async function runInteractive(settings: Settings, opts: { system?: string
     off();
     controller.stop();
     stdout.write(DISABLE_BRACKETED_PASTE);
+    await new Promise<void>((r) => queueMicrotask(r));
   }
   return code;
 }
