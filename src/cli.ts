@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { MedchatError, toMedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
-import type { FlagValues } from './core/settings.js';
+import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
 import { registerSubcommands } from './commands/index.js';
 
 declare const __MEDCHAT_VERSION__: string;
@@ -48,7 +48,7 @@ export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
 
 export function warnAboutKeyFlag(o: { apiKey?: string }): void {
   if (o.apiKey) {
-    process.stderr.write('medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n');
+    process.stderr.write(KEY_FLAG_WARNING);
   }
 }
 

@@ -2,24 +2,13 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { MedchatError, shortReason } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { proxyFor } from './http.js';
+import { causeCode, TLS_CODES } from './error-cause.js';
 
 export interface ErrorContext {
   baseUrl: string;
   idleTimeoutMs: number;
   /** true once the answer had started arriving */
   midAnswer?: boolean;
-}
-
-const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
-
-function causeCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** The messages along an error's cause chain, joined (undici puts the useful one deep inside). */

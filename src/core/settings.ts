@@ -107,3 +107,7 @@ function runKeyCommand(command: string): string {
     throw new MedchatError(`api-key-command ${why}; check it with: medchat config get api-key-command`, ExitCode.usage);
   }
 }
+
+/** Said whenever a key arrives on the command line. */
+export const KEY_FLAG_WARNING =
+  'medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n';

@@ -3,7 +3,7 @@ import { ConfigStore } from '../config-store.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
-import { resolveSettings } from '../settings.js';
+import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
 import { onStopSignals, exitCodeForSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
 import { downloadImage, extensionMismatch, outputPathFor, writeFileAtomic, type DownloadedImage } from './download.js';
@@ -85,7 +85,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
   const image = await loadImageInput(o.image, { maxBytes });
-  if (o.apiKey) io.stderr.write('medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n');
+  if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
 
   const controller = new AbortController();
@@ -127,7 +127,7 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   const id = checkTaskIdArgument(rawId);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
-  if (o.apiKey) io.stderr.write('medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n');
+  if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
   const controller = new AbortController();
   let stoppedBy: keyof typeof exitCodeForSignal | undefined;

@@ -2,6 +2,7 @@ import { getFetch } from '../http.js';
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
+import { causeCode, TLS_CODES } from '../error-cause.js';
 
 /** Where and as whom to talk to the service (the same base URL and key as chat). */
 export interface ServiceConnection {
@@ -71,18 +72,6 @@ export async function callService(
     }
   }
   return { status: res.status, contentType, text, json, isJson };
-}
-
-const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
-
-function causeCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 export function isAbort(err: unknown): boolean {
