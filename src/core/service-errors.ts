@@ -1,33 +1,13 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { MedchatError, shortReason } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { proxyFor } from './http.js';
-import { causeCode, TLS_CODES } from './error-cause.js';
+import { causeCode, describeConnectionFailure, hostOf } from './network-errors.js';
 
 export interface ErrorContext {
   baseUrl: string;
   idleTimeoutMs: number;
   /** true once the answer had started arriving */
   midAnswer?: boolean;
-}
-
-/** The messages along an error's cause chain, joined (undici puts the useful one deep inside). */
-function causeMessages(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    parts.push(String((e as { message?: unknown }).message ?? ''));
-    e = (e as { cause?: unknown }).cause;
-  }
-  return parts.join(' | ');
-}
-
-function host(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
 }
 
 /** The reason a service gave in an error body: OpenAI-style `{error:{message}}`, `{message}`, `{description}` or text. */
@@ -67,7 +47,7 @@ export function isContextLengthError(err: unknown): boolean {
 /** One clear line, with the next step, for anything the SDK or the network can throw. */
 export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatError {
   if (err instanceof MedchatError) return err;
-  const where = host(ctx.baseUrl);
+  const where = hostOf(ctx.baseUrl);
   if (err instanceof APIUserAbortError) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
   if (err instanceof APIConnectionTimeoutError) {
     return new MedchatError(`no response from ${where} within ${Math.round(ctx.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
@@ -109,33 +89,12 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
   }
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);
-  const proxy = proxyFor(ctx.baseUrl);
-  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')) {
-    // With a proxy, medchat connects only to the proxy: a connection failure is the proxy's.
-    const why = code === 'ECONNREFUSED' ? 'connection refused' : code.startsWith('E') && code !== 'ETIMEDOUT' ? 'DNS lookup failed' : 'timed out';
-    return new MedchatError(`cannot connect to the proxy ${proxy.host} (${why}); check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it)`, ExitCode.failure, 'network');
-  }
-  const proxyRefusal = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err)) : null;
-  if (proxy && proxyRefusal) {
-    const status = proxyRefusal[1];
-    return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'network');
-  }
-  if (code === 'ECONNREFUSED') {
-    return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new MedchatError(`cannot find the host ${where} (DNS lookup failed); check the address and your network`, ExitCode.failure, 'network');
-  }
-  if (code && TLS_CODES.test(code)) {
-    return new MedchatError(`the TLS certificate of ${where} is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`, ExitCode.failure, 'tls');
-  }
+  const connection = describeConnectionFailure(err, ctx.baseUrl);
+  if (connection) return connection;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|other side closed|socket hang up/i.test(message)) {
     return ctx.midAnswer
       ? new MedchatError(`the connection to ${where} was lost mid-answer; the answer is incomplete`, ExitCode.incomplete, 'incomplete')
       : new MedchatError(`the connection to ${where} was lost before an answer arrived; try again`, ExitCode.failure, 'network');
-  }
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return new MedchatError(`timed out connecting to ${where}; check your network or proxy settings`, ExitCode.failure, 'timeout');
   }
   if (err instanceof APIConnectionError) {
     return new MedchatError(`cannot reach ${where}${code ? ` (${code})` : ''}; check the address and your network`, ExitCode.failure, 'network');

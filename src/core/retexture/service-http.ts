@@ -2,7 +2,9 @@ import { getFetch } from '../http.js';
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
-import { causeCode, TLS_CODES } from '../error-cause.js';
+import { causeCode, describeConnectionFailure, hostOf } from '../network-errors.js';
+
+export { hostOf };
 
 /** Where and as whom to talk to the service (the same base URL and key as chat). */
 export interface ServiceConnection {
@@ -19,14 +21,6 @@ export interface ServiceResponse {
   json: unknown;
   /** True when the body was non-empty and parsed as JSON. */
   isJson: boolean;
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 export function serviceUrl(conn: ServiceConnection, path: string): string {
@@ -88,18 +82,8 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
   if (code === 'ERR_INVALID_URL' || /Invalid URL|Failed to parse URL/i.test(message)) {
     return new MedchatError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…', ExitCode.usage, 'usage');
   }
-  if (code === 'ECONNREFUSED') {
-    return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');
-  }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new MedchatError(`cannot find the host ${where} (DNS lookup failed); check the address and your network`, ExitCode.failure, 'network');
-  }
-  if (code && TLS_CODES.test(code)) {
-    return new MedchatError(`the TLS certificate of ${where} is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`, ExitCode.failure, 'tls');
-  }
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return new MedchatError(`timed out connecting to ${where}; check your network or proxy settings`, ExitCode.failure, 'timeout');
-  }
+  const connection = describeConnectionFailure(err, baseUrl);
+  if (connection) return connection;
   return new MedchatError(`the connection to ${where} failed${code ? ` (${code})` : ''}; check the address and your network, then try again`, ExitCode.failure, 'network');
 }
 
