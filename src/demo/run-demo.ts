@@ -59,7 +59,7 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
     const settings = demoSettings(service.url, o.think !== false);
     if (interactive) {
       const { runInteractive } = await import('../ui/run-interactive.js');
-      return await runInteractive(settings, { incognito: true, demo: true } as Parameters<typeof runInteractive>[1]);
+      return await runInteractive(settings, { incognito: true, demo: true });
     }
     const stdinText = stdinPiped ? await readStdinText() : undefined;
     const userText = composeUserText(prompt, stdinText) || 'show me a table of vital signs';

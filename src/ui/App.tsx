@@ -4,6 +4,7 @@ import type { ChatController } from './chat-controller.js';
 import { matchCommands } from './commands/index.js';
 import { Footer } from './Footer.js';
 import { Input } from './Input.js';
+import { JobLine } from './JobLine.js';
 import { LiveTurnView } from './LiveTurn.js';
 import { Transcript } from './Transcript.js';
 import * as ed from './text/editor.js';
@@ -43,6 +44,11 @@ export function App({ controller }: { controller: ChatController }) {
       stdout.off('resize', onResize);
     };
   }, [controller, stdout]);
+
+  // The footer meter counts the draft as the next question.
+  useEffect(() => {
+    controller.setDraft(ed.expandedText(editor));
+  }, [controller, editor]);
 
   useEffect(() => {
     if (!message) return;
@@ -169,13 +175,15 @@ export function App({ controller }: { controller: ChatController }) {
   const hints = matchCommands(controller.commands, editor.text);
   const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
+  const busy = snap.live !== undefined || snap.job !== undefined;
   return (
     <Box flexDirection="column">
       <Transcript key={snap.epoch} items={snap.items} showReasoning={snap.showReasoning} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} /> : null}
+      {snap.job ? <JobLine job={snap.job} /> : null}
       <Box marginTop={1} flexDirection="column">
-        <Input editor={editor} hints={hints} busy={snap.live !== undefined} width={width} />
-        <Footer meter={snap.meter} last={snap.last} busy={snap.live !== undefined} message={message} />
+        <Input editor={editor} hints={hints} busy={busy} width={width} />
+        <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} />
       </Box>
     </Box>
   );

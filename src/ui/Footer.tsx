@@ -6,7 +6,22 @@ import { formatSeconds, meterText, type Meter } from './text/format.js';
  * One line under the input: context used, the last answer's speed, and key hints (or a transient
  * message such as "press Ctrl+C again to exit"). `meter` is a prop so the context module can supply it.
  */
-export function Footer({ meter, last, busy, message, pendingReprint }: { meter: Meter; last?: LastStats; busy: boolean; message?: string; pendingReprint?: boolean }) {
+export function Footer({
+  meter,
+  last,
+  busy,
+  message,
+  pendingReprint,
+  demo,
+}: {
+  meter: Meter;
+  last?: LastStats;
+  busy: boolean;
+  message?: string;
+  pendingReprint?: boolean;
+  /** `medchat demo`: a badge first, so a screenshot cannot pass for real output. */
+  demo?: boolean;
+}) {
   const m = meterText(meter);
   const parts: string[] = [];
   if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
@@ -16,6 +31,8 @@ export function Footer({ meter, last, busy, message, pendingReprint }: { meter: 
   return (
     <Box paddingX={1}>
       <Text wrap="truncate-end">
+        {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
+        {demo ? ' ' : null}
         <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>

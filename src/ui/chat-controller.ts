@@ -1,7 +1,9 @@
 import type { ChatEvent, Usage } from '../core/chat-events.js';
-import { streamChat } from '../core/chat-client.js';
+import type { TokenBreakdown } from '../core/context.js';
 import { Conversation, type Turn, type TurnStatus } from '../core/conversation.js';
 import { toMedchatError } from '../core/errors.js';
+import { ChatSession, type SessionEvent } from '../core/sessions/chat-session.js';
+import { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { Settings } from '../core/settings.js';
 import type { Meter } from './text/format.js';
@@ -9,6 +11,7 @@ import { lastSafeSplit } from './text/split.js';
 import { rowsFor } from './text/width.js';
 import { PromptHistory } from './prompt-history.js';
 import { COMMANDS, findCommand, type SlashCommand } from './commands/index.js';
+import { breakdownText, itemsForTurns, meterFrom, resumedLine, sessionListText } from './session-items.js';
 
 /**
  * The chat screen's state and actions, in plain TypeScript (no React): it owns the conversation,
@@ -24,10 +27,17 @@ export type StaticItem =
   | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
   | { id: string; kind: 'answer'; text: string }
   | { id: string; kind: 'status'; status: TurnStatus; error?: string; stats?: string }
-  | { id: string; kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' };
+  /** `plain`: medchat's own output printed as is (a picture preview in coloured blocks). */
+  | { id: string; kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' | 'plain' };
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
-type NewItem = DistributiveOmit<StaticItem, 'id'>;
+export type NewItem = DistributiveOmit<StaticItem, 'id'>;
+
+/** Work other than an answer that holds the screen (a retexture job, /compact): one live line, Esc stops it. */
+export interface JobState {
+  label: string;
+  startedAt: number;
+}
 
 export interface LiveTurn {
   turnId: string;
@@ -61,6 +71,8 @@ export interface ChatSnapshot {
   columns: number;
   rows: number;
   exitRequested: boolean;
+  job?: JobState;
+  demo: boolean;
 }
 
 export interface ControllerOptions {
@@ -77,6 +89,18 @@ export interface ControllerOptions {
   /** Opens the draft in $VISUAL/$EDITOR; returns the edited text, or undefined. */
   openEditor?: (draft: string) => string | undefined;
   commands?: readonly SlashCommand[];
+  /** Continue a saved session (id, unique prefix or `latest`). */
+  resume?: string;
+  /** Write nothing: no session file, no prompt history. */
+  incognito?: boolean;
+  /** `medchat demo`: the header and footer say so. */
+  demo?: boolean;
+  /** Where sessions are saved (tests use a temporary folder). Default: the data directory. */
+  store?: SessionStore;
+  /** How `/retexture` draws its preview inside the screen: coloured blocks, or plain characters without colour. */
+  previewProtocol?: 'blocks' | 'ascii';
+  /** Task polling interval for `/retexture` (tests poll faster). */
+  retexturePollMs?: number;
 }
 
 /** The clear used before a reprint: screen, scrollback, cursor home. Never sent while an answer streams. */
@@ -88,6 +112,8 @@ const nextId = () => `i${++itemSeq}`;
 export class ChatController {
   readonly settings: Settings;
   conversation: Conversation;
+  session: ChatSession;
+  readonly store: SessionStore;
   readonly history: PromptHistory;
   readonly commands: readonly SlashCommand[];
   private items: StaticItem[] = [];
@@ -103,26 +129,207 @@ export class ChatController {
   private exitRequested = false;
   private listeners = new Set<() => void>();
   private snap: ChatSnapshot | undefined;
+  private job: JobState | undefined;
+  private jobAbort: AbortController | undefined;
+  private jobRunning: Promise<void> | undefined;
+  private draft = '';
+  private meterCache: Meter | undefined;
+  private saveErrorShown = false;
 
   constructor(
     settings: Settings,
     private readonly opts: ControllerOptions,
   ) {
     this.settings = { ...settings };
-    this.conversation = new Conversation(opts.system);
+    this.store = opts.store ?? new SessionStore();
+    // The session shares this.settings, so /think and /max-tokens reach its requests and its meter.
+    this.session = this.openSession({ system: opts.system, resume: opts.resume });
+    this.conversation = this.session.conversation;
     this.columns = opts.columns ?? 80;
     this.rows = opts.rows ?? 24;
-    this.history = new PromptHistory(opts.historyFile);
+    // Incognito or `history: off`: no prompt history file either.
+    this.history = new PromptHistory(this.session.persistent ? opts.historyFile : undefined);
     this.commands = opts.commands ?? COMMANDS;
     this.items.push({
       id: nextId(),
       kind: 'header',
-      version: opts.version,
+      version: opts.demo ? `${opts.version} · DEMO` : opts.version,
       model: settings.model,
       thinking: settings.thinking,
       host: hostOf(settings.baseUrl),
       disclaimer: settings.disclaimer,
     });
+    if (opts.demo) {
+      this.push({
+        kind: 'notice',
+        tone: 'warn',
+        text: 'DEMO: answers come from a built-in stand-in service, not a medical model, and are not medical advice. Try "vital signs", "long answer", or /retexture demo.png watercolour',
+      });
+    }
+    if (this.session.resumed) this.push(...this.resumedItems());
+  }
+
+  /** Load the tokenizer (in the background, after the first paint): the meter is exact from then on. */
+  async loadTokenizer(): Promise<void> {
+    try {
+      await ChatSession.loadTokenizer();
+    } catch {
+      return; // the rough count stays
+    }
+    this.invalidateMeter();
+  }
+
+  // ---- sessions -----------------------------------------------------------------------------
+
+  private openSession(o: { system?: string; resume?: string }): ChatSession {
+    const s = ChatSession.open(this.settings, { system: o.system, resume: o.resume, incognito: this.opts.incognito, store: this.store });
+    s.onSaveError = (err) => {
+      if (this.saveErrorShown) return;
+      this.saveErrorShown = true;
+      this.notice(`${err.message}; the conversation goes on, but is not being saved`, 'warn');
+    };
+    return s;
+  }
+
+  private resumedItems(): NewItem[] {
+    const s = this.session;
+    return [{ kind: 'notice', tone: 'info', text: sanitizeForTerminal(resumedLine(s)) }, ...itemsForTurns(s.conversation.turns, s.compactions, (t) => turnStats(t, undefined))];
+  }
+
+  private useSession(s: ChatSession): void {
+    this.session.close();
+    this.session = s;
+    this.conversation = s.conversation;
+    this.last = undefined;
+    this.invalidateMeter();
+  }
+
+  /** `/resume <id|prefix>`: open that session and reprint the transcript with its turns. */
+  resumeSession(ref: string): void {
+    const s = this.openSession({ resume: ref });
+    if (s.id === this.session.id) return this.notice(`session ${s.id} is the one open`);
+    this.useSession(s);
+    this.items = [this.items[0]!];
+    this.push(...this.resumedItems());
+    this.refresh();
+  }
+
+  /** `/sessions`: the recent saved sessions. */
+  sessionsText(): string {
+    const list = this.store.list();
+    const note = this.session.persistent ? '' : '\n(this conversation is not saved: incognito or history off)';
+    return sessionListText(list, this.session.persistent ? this.session.id : undefined) + note;
+  }
+
+  /** The numbers behind `/tokens` and the footer meter (with the draft being typed). */
+  tokenBreakdown(): TokenBreakdown {
+    return this.session.tokenBreakdown(this.draft);
+  }
+
+  tokensText(): string {
+    return breakdownText(this.tokenBreakdown());
+  }
+
+  /** The text in the input box (the meter counts it as the next question). */
+  setDraft(text: string): void {
+    if (text === this.draft) return;
+    this.draft = text;
+    if (!this.live) this.invalidateMeter();
+  }
+
+  private invalidateMeter(): void {
+    this.meterCache = undefined;
+    this.changed();
+  }
+
+  private meter(): Meter {
+    if (this.opts.contextMeter) return this.opts.contextMeter(this.conversation, this.settings);
+    // Recounted when something changes outside a streaming answer, not on every streamed chunk.
+    this.meterCache ??= meterFrom(this.tokenBreakdown());
+    return this.meterCache;
+  }
+
+  /** `/compact`: summarise all but the last two exchanges now. */
+  async compact(): Promise<void> {
+    await this.runJob('Summarising earlier turns…', async (signal) => {
+      const r = await this.session.compactNow({ signal });
+      this.notice(r ? r.text : 'nothing to summarise yet: the last two exchanges are always kept word for word');
+    });
+  }
+
+  /** `/retexture <image> <prompt>`: submit, follow the task on one live line, then print the URL and a preview. */
+  async retexture(args: string): Promise<void> {
+    const { splitImageAndPrompt, runRetextureJob } = await import('../core/retexture/index.js');
+    const { image, prompt } = splitImageAndPrompt(args);
+    this.push({ kind: 'user', text: sanitizeForTerminal(`/retexture ${image} ${prompt}`) });
+    let taskId: string | undefined;
+    await this.runJob('retexture · sending the image…', async (signal) => {
+      try {
+        const r = await runRetextureJob({
+          connection: this.settings,
+          image,
+          prompt,
+          signal,
+          ...(this.opts.retexturePollMs ? { pollIntervalMs: this.opts.retexturePollMs } : {}),
+          preview: { protocol: this.opts.previewProtocol ?? 'blocks', columns: Math.max(8, Math.min(32, this.columns - 4)) },
+          onEvent: (e) => {
+            if (e.type === 'submitted') {
+              taskId = e.taskId;
+              this.setJobLabel(`retexture · task ${e.taskId} · submitted`);
+            } else if (e.type === 'progress' && e.changed) this.setJobLabel(`retexture · task ${e.taskId} · ${e.label}`);
+            else if (e.type === 'retrying') this.setJobLabel(`retexture · task ${e.taskId} · ${e.message}; trying again`);
+            else if (e.type === 'downloading') this.setJobLabel(`retexture · task ${e.taskId} · fetching the picture…`);
+          },
+        });
+        this.push({ kind: 'notice', tone: 'info', text: sanitizeForTerminal(`✓ retexture done · task ${r.taskId}`) });
+        this.push({ kind: 'notice', tone: 'plain', text: sanitizeForTerminal(r.image?.url ?? r.imageUrl) });
+        // The preview is medchat's own drawing (coloured blocks), printed as it is.
+        if (r.preview) this.push({ kind: 'notice', tone: 'plain', text: r.preview.text.replace(/\n+$/, '') });
+        else if (r.previewProblem) this.push({ kind: 'notice', tone: 'info', text: sanitizeForTerminal(`no preview: ${r.previewProblem}`) });
+        this.changed();
+      } catch (err) {
+        const e = toMedchatError(err);
+        if (e.kind === 'interrupted' && taskId) throw Object.assign(e, { message: `stopped waiting; task ${taskId} goes on: medchat task ${taskId} --wait` });
+        throw e;
+      }
+    });
+  }
+
+  private setJobLabel(label: string): void {
+    if (!this.job) return;
+    this.job = { ...this.job, label: sanitizeForTerminal(label) };
+    this.changed();
+  }
+
+  /** Run `work` as the screen's one job: a live line, Esc/Ctrl+C aborts it, failures become a notice. */
+  private async runJob(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    if (this.busy) return this.notice('wait for the current answer or job to finish (Esc stops it)', 'warn');
+    const abort = new AbortController();
+    this.jobAbort = abort;
+    this.job = { label, startedAt: Date.now() };
+    this.changed();
+    let done!: () => void;
+    this.jobRunning = new Promise<void>((r) => (done = r));
+    try {
+      await work(abort.signal);
+    } catch (err) {
+      const e = toMedchatError(err);
+      this.notice(e.kind === 'interrupted' && e.message === 'interrupted' ? 'stopped' : e.message, e.kind === 'interrupted' ? 'warn' : 'error');
+    } finally {
+      this.job = undefined;
+      this.jobAbort = undefined;
+      this.jobRunning = undefined;
+      done();
+      this.invalidateMeter();
+    }
+  }
+
+  /** On exit: stop what runs, wait (briefly) for the last save, flush the session. */
+  async close(): Promise<void> {
+    this.stop();
+    const waits = [this.running, this.jobRunning].filter(Boolean) as Promise<void>[];
+    if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, 2000).unref())]);
+    this.session.close();
   }
 
   // ---- subscription -------------------------------------------------------------------------
@@ -145,17 +352,19 @@ export class ChatController {
       showReasoning: this.showReasoning,
       thinking: this.settings.thinking,
       maxTokens: this.settings.maxTokens,
-      meter: (this.opts.contextMeter ?? defaultMeter)(this.conversation, this.settings),
+      meter: this.meter(),
       last: this.last,
       columns: this.columns,
       rows: this.rows,
       exitRequested: this.exitRequested,
+      job: this.job,
+      demo: Boolean(this.opts.demo),
     };
     return this.snap;
   }
 
   get busy(): boolean {
-    return this.live !== undefined;
+    return this.live !== undefined || this.job !== undefined;
   }
 
   /** Resolves when the current answer (if any) has finished. */
@@ -223,7 +432,7 @@ export class ChatController {
       return true;
     }
     if (this.busy) {
-      this.notice('an answer is still streaming: wait for it, or press Esc to stop it', 'warn');
+      this.notice(this.job ? 'still working on the last command: wait for it, or press Esc to stop it' : 'an answer is still streaming: wait for it, or press Esc to stop it', 'warn');
       return false;
     }
     this.history.add(text);
@@ -236,6 +445,10 @@ export class ChatController {
     const cmd = findCommand(this.commands, name);
     if (!cmd) {
       this.notice(`unknown command /${name}; type /help for the list`, 'warn');
+      return;
+    }
+    if (this.job && cmd.idleOnly) {
+      this.notice(`/${cmd.name} waits until the current command has finished (Esc stops it)`, 'warn');
       return;
     }
     if (cmd.idleOnly && this.busy) {
@@ -264,7 +477,8 @@ export class ChatController {
   // ---- asking -------------------------------------------------------------------------------
 
   ask(text: string): void {
-    const turn = this.conversation.addTurn(text);
+    const turn = this.session.ask(text);
+    this.meterCache = undefined;
     this.push({ kind: 'user', text: sanitizeForTerminal(text) });
     this.live = { turnId: turn.id, phase: 'waiting', startedAt: Date.now(), reasoning: '', reasoningTokens: 0, answerTail: '' };
     this.changed();
@@ -284,6 +498,10 @@ export class ChatController {
 
   /** Ctrl+C or Esc while streaming: close the request; the partial answer stays, marked interrupted. */
   stop(): boolean {
+    if (this.jobAbort && !this.jobAbort.signal.aborted) {
+      this.jobAbort.abort();
+      return true;
+    }
     if (!this.abort || this.abort.signal.aborted) return false;
     this.abort.abort();
     return true;
@@ -291,9 +509,8 @@ export class ChatController {
 
   newConversation(): void {
     this.stop();
-    this.conversation = new Conversation(this.conversation.system);
-    this.last = undefined;
-    this.notice('new conversation: earlier turns will not be sent');
+    this.useSession(this.openSession({ system: this.conversation.system }));
+    this.notice(this.session.persistent ? `new conversation (session ${this.session.id}): earlier turns will not be sent` : 'new conversation: earlier turns will not be sent');
   }
 
   setThinking(on: boolean): void {
@@ -303,12 +520,13 @@ export class ChatController {
 
   setMaxTokens(n: number): void {
     this.settings.maxTokens = n;
-    this.changed();
+    this.invalidateMeter();
   }
 
   setSystem(text: string | undefined): void {
     this.conversation.system = text?.trim() ? text : undefined;
-    this.changed();
+    this.session.saveNow();
+    this.invalidateMeter();
   }
 
   private liveLimit(): number {
@@ -341,11 +559,15 @@ export class ChatController {
     turn.status = 'streaming';
     const start = Date.now();
     let firstAny: number | undefined;
-    const apply = (e: ChatEvent) => {
+    // The session keeps the turn (answer, reasoning, usage, status) and saves it; this only renders.
+    const apply = (e: SessionEvent) => {
       switch (e.type) {
+        case 'compacted':
+          this.push({ kind: 'notice', text: e.text, tone: 'info' });
+          this.meterCache = undefined;
+          break;
         case 'reasoning':
           firstAny ??= Date.now();
-          turn.reasoning += e.text;
           if (live.phase === 'waiting') {
             live.phase = 'reasoning';
             live.reasoningStartedAt = Date.now();
@@ -363,12 +585,8 @@ export class ChatController {
             turn.firstTokenMs = Date.now() - start;
           }
           live.retry = undefined;
-          turn.answer += e.text;
           live.answerTail += sanitizeForTerminal(e.text);
           this.moveFinishedParagraphs(live);
-          break;
-        case 'usage':
-          turn.usage = e.usage;
           break;
         case 'retry':
           live.retry = `${e.reason}; trying again in ${Math.ceil(e.delayMs / 1000)}s (attempt ${e.attempt + 1})`;
@@ -378,7 +596,7 @@ export class ChatController {
       }
     };
     try {
-      for await (const e of streamChat(this.settings, this.conversation.toWireMessages(turn), { signal: abort.signal })) {
+      for await (const e of this.session.send(turn, { signal: abort.signal, stream: true })) {
         apply(e);
         this.changed();
       }
@@ -405,6 +623,7 @@ export class ChatController {
       stats: turnStats(turn, tps),
     });
     this.live = undefined;
+    this.meterCache = undefined;
     if (this.pendingRefresh) this.refresh();
     else this.changed();
   }

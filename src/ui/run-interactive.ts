@@ -3,6 +3,7 @@ import { render } from 'ink';
 import { VERSION } from '../cli.js';
 import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
 import type { Settings } from '../core/settings.js';
+import { colourAllowed } from '../core/terminal.js';
 import { App } from './App.js';
 import { ChatController } from './chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
@@ -11,12 +12,26 @@ import { historyFile } from './prompt-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
 /** Opens the chat screen (Ink) and resolves with the exit code when the user leaves. Loaded lazily. */
-export async function runInteractive(settings: Settings, opts: { system?: string }): Promise<number> {
+export interface InteractiveOptions {
+  system?: string;
+  /** A session id (or unique prefix, or `latest`) to continue. */
+  resume?: string;
+  /** Write nothing: no session, no prompt history. */
+  incognito?: boolean;
+  /** `medchat demo`: header and footer say so. */
+  demo?: boolean;
+}
+
+export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {
   // Ink's frames go through a line differ (see frame-writer.ts); MEDCHAT_PLAIN_FRAMES=1 turns it off.
   const stdout = process.env.MEDCHAT_PLAIN_FRAMES === '1' ? process.stdout : diffingStdout(process.stdout).stream;
   let write: (data: string) => void = (d) => stdout.write(d);
   const controller = new ChatController(settings, {
     system: opts.system,
+    resume: opts.resume,
+    incognito: opts.incognito,
+    demo: opts.demo,
+    previewProtocol: colourAllowed(process.stdout) ? 'blocks' : 'ascii',
     version: VERSION,
     columns: stdout.columns || 80,
     rows: stdout.rows || 24,
@@ -31,6 +46,8 @@ export async function runInteractive(settings: Settings, opts: { system?: string
     patchConsole: false,
     maxFps: 30,
   });
+  // The o200k tables take a moment to load: after the first paint, so the meter becomes exact.
+  setImmediate(() => void controller.loadTokenizer());
   // Writes outside the tree (screen clear, OSC 52) go through Ink, so its live region stays right.
   write = (d) => {
     instance.clear();
@@ -45,7 +62,8 @@ export async function runInteractive(settings: Settings, opts: { system?: string
     await instance.waitUntilExit();
   } finally {
     off();
-    controller.stop();
+    // Stop what runs and let the session save the partial answer before the process ends.
+    await controller.close();
     stdout.write(DISABLE_BRACKETED_PASTE);
     await new Promise<void>((r) => queueMicrotask(r));
   }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { SessionStore } from '../../src/core/sessions/store.js';
 import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
 import { rowsFor } from '../../src/ui/text/width.js';
 import { waitFor } from '../support/cli.js';
@@ -165,12 +166,13 @@ test('a large paste shows as [pasted N lines] and is sent in full', async () => 
 test('Up recalls earlier prompts, kept across runs when history is on', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-'));
   const historyFile = path.join(dir, 'prompt-history.jsonl');
+  const store = new SessionStore(path.join(dir, 'sessions'));
   double.chat.enqueue({ reasoning: [], content: ['a'] });
-  const first = await renderChat(double.url, { historyFile });
+  const first = await renderChat(double.url, { historyFile, store, settings: { history: true } });
   await first.send('remember me');
   await first.idle();
   cleanup();
-  const t = await renderChat(double.url, { historyFile });
+  const t = await renderChat(double.url, { historyFile, store, settings: { history: true } });
   t.press('\x1b[A');
   await t.waitForText('› remember me');
   assert.equal(fs.statSync(historyFile).mode & 0o777, 0o600);
@@ -224,7 +226,7 @@ test('/help lists every command', async () => {
   const t = await renderChat(double.url);
   await t.send('/help');
   await t.waitForText('Commands:');
-  for (const name of ['new', 'think', 'system', 'max-tokens', 'retry', 'copy', 'export', 'tokens', 'reasoning', 'exit']) {
+  for (const name of ['new', 'think', 'system', 'max-tokens', 'retry', 'copy', 'export', 'tokens', 'compact', 'sessions', 'resume', 'retexture', 'reasoning', 'exit']) {
     assert.match(t.screen(), new RegExp(`/${name}\\b`));
   }
 });
@@ -286,7 +288,8 @@ test('/export writes Markdown or JSON with the reasoning; /copy sends the answer
 });
 
 test('/tokens reports usage; /reasoning toggles like Ctrl+O; /exit leaves; unknown commands say so', async () => {
-  const t = await renderChat(double.url);
+  // The meter counts the next request: the prompt so far plus max_tokens reserved for the answer.
+  const t = await renderChat(double.url, { settings: { maxTokens: 400 } });
   double.chat.enqueue({ reasoning: ['why'], content: ['because'], usage: { prompt_tokens: 23_000, completion_tokens: 400 } });
   await t.send('q');
   await t.idle();

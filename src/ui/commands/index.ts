@@ -1,3 +1,4 @@
+import { compact } from './compact.js';
 import { copy } from './copy.js';
 import { exit } from './exit.js';
 import { exportCommand } from './export.js';
@@ -5,7 +6,10 @@ import { help } from './help.js';
 import { maxTokens } from './max-tokens.js';
 import { newConversation } from './new.js';
 import { reasoning } from './reasoning.js';
+import { resume } from './resume.js';
+import { retexture } from './retexture.js';
 import { retry } from './retry.js';
+import { sessions } from './sessions.js';
 import { system } from './system.js';
 import { think } from './think.js';
 import { tokens } from './tokens.js';
@@ -13,8 +17,24 @@ import type { SlashCommand } from './types.js';
 
 export type { SlashCommand } from './types.js';
 
-/** Every slash command, in the order /help lists them. Later: /compact, /sessions, /resume, /retexture. */
-export const COMMANDS: readonly SlashCommand[] = [help, newConversation, think, system, maxTokens, retry, copy, exportCommand, tokens, reasoning, exit];
+/** Every slash command, in the order /help lists them. */
+export const COMMANDS: readonly SlashCommand[] = [
+  help,
+  newConversation,
+  think,
+  system,
+  maxTokens,
+  retry,
+  copy,
+  exportCommand,
+  tokens,
+  compact,
+  sessions,
+  resume,
+  retexture,
+  reasoning,
+  exit,
+];
 
 export function findCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
   const n = name.toLowerCase();

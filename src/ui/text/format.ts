@@ -21,10 +21,13 @@ export function formatSeconds(ms: number): string {
 export interface Meter {
   used: number;
   window: number;
+  /** Fraction of the window at which earlier turns get summarised; the meter warns a little before it. */
+  warnAt?: number;
 }
 
 export function meterText(m: Meter): { text: string; level: 'ok' | 'warn' | 'full' } {
   const pct = m.window > 0 ? (m.used / m.window) * 100 : 0;
-  const level = pct >= 90 ? 'full' : pct >= 75 ? 'warn' : 'ok';
+  const warnFrom = m.warnAt !== undefined ? Math.min(75, m.warnAt * 100 - 5) : 75;
+  const level = pct >= 90 ? 'full' : pct >= warnFrom ? 'warn' : 'ok';
   return { text: `${formatTokens(m.used)} / ${formatWindow(m.window)} · ${Math.round(pct)}%`, level };
 }

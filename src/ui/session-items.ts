@@ -1,0 +1,83 @@
+import type { Compaction } from '../core/context.js';
+import { describeCompaction } from '../core/context.js';
+import type { Turn } from '../core/conversation.js';
+import { sanitizeForTerminal } from '../core/sanitize.js';
+import type { ChatSession } from '../core/sessions/chat-session.js';
+import type { SessionInfo } from '../core/sessions/store.js';
+import { countText } from '../core/tokens.js';
+import type { NewItem } from './chat-controller.js';
+import type { TokenBreakdown } from '../core/context.js';
+import { formatTokens, formatWindow, type Meter } from './text/format.js';
+
+/**
+ * Plain helpers behind the chat controller's session features (no React, no I/O): the transcript
+ * of a resumed session, the `/sessions` list, the `/tokens` breakdown and the footer meter.
+ */
+
+/** The printed transcript of a saved conversation: each turn as it would have been printed, folds where they happened. */
+export function itemsForTurns(turns: readonly Turn[], compactions: readonly Compaction[], stats: (t: Turn) => string): NewItem[] {
+  const out: NewItem[] = [];
+  const pending = [...compactions].sort((a, b) => a.at - b.at);
+  const flush = (before: number) => {
+    while (pending.length && pending[0]!.at < before) out.push({ kind: 'notice', text: describeCompaction(pending.shift()!), tone: 'info' });
+  };
+  turns.forEach((t, i) => {
+    flush(t.startedAt);
+    out.push({ kind: 'user', text: sanitizeForTerminal(t.user) });
+    // A fold made while this turn was being sent goes between the question and its answer.
+    const next = turns[i + 1]?.startedAt ?? Number.POSITIVE_INFINITY;
+    const end = t.startedAt + (t.durationMs ?? 0);
+    while (pending.length && pending[0]!.at < Math.min(end, next)) out.push({ kind: 'notice', text: describeCompaction(pending.shift()!), tone: 'info' });
+    if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: countText(t.reasoning) });
+    const answer = t.answer.replace(/\s+$/, '');
+    if (answer) out.push({ kind: 'answer', text: sanitizeForTerminal(answer) });
+    out.push({ kind: 'status', status: t.status, ...(t.error && t.status !== 'interrupted' ? { error: sanitizeForTerminal(t.error) } : {}), stats: stats(t) });
+  });
+  flush(Number.POSITIVE_INFINITY);
+  return out;
+}
+
+/** The line that says which session is open, after a resume. */
+export function resumedLine(s: ChatSession): string {
+  const n = s.conversation.turns.length;
+  const what = `${n} question${n === 1 ? '' : 's'}`;
+  const saving = s.persistent ? '' : ' · not saved from here on (incognito)';
+  return `resumed session ${s.id}${s.title ? ` · ${s.title}` : ''} · ${what}${saving}`;
+}
+
+/** `/sessions`: the most recent sessions, newest first, one line each. */
+export function sessionListText(list: readonly SessionInfo[], current: string | undefined, limit = 10): string {
+  if (list.length === 0) return 'no saved sessions yet';
+  const shown = list.slice(0, limit);
+  const lines = shown.map((s) => {
+    const date = s.updatedAt ? s.updatedAt.slice(0, 16).replace('T', ' ') : '????-??-?? ??:??';
+    const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`.padStart(9);
+    const mark = s.id === current ? '●' : ' ';
+    return `${mark} ${s.id}  ${date}  ${turns}  ${sanitizeForTerminal(s.title || '(no question yet)')}`;
+  });
+  const more = list.length > shown.length ? [`  … and ${list.length - shown.length} more: medchat sessions list`] : [];
+  return [`Recent sessions (● this one) · /resume <id or prefix> opens one:`, ...lines, ...more].join('\n');
+}
+
+/** `/tokens`: where the context window goes. */
+export function breakdownText(b: TokenBreakdown): string {
+  const n = (x: number) => formatTokens(Math.max(0, Math.round(x))).padStart(6);
+  const turns = (k: number) => `${k} turn${k === 1 ? '' : 's'}`;
+  const lines = [
+    `Context window ${formatWindow(b.window)} (${b.window} tokens)${b.calibrated ? '' : ' · estimate, not yet checked against the service'}:`,
+    `  system prompt   ${n(b.system)}`,
+    `  summary         ${n(b.summary)}${b.foldedTurns ? `  (${turns(b.foldedTurns)} folded in)` : ''}`,
+    `  kept turns      ${n(b.kept)}  (${turns(b.keptTurns)} word for word)`,
+    `  next question   ${n(b.next)}`,
+    `  max_tokens      ${n(b.maxTokens)}  (reserved for the answer)`,
+    `  room left       ${n(b.room)}  of ${formatTokens(b.budget)} for the prompt · earlier turns are summarised past ${formatTokens(b.threshold)}`,
+  ];
+  if (b.room < 0) lines.push('The next question does not fit: /compact, /new, or a lower /max-tokens.');
+  return lines.join('\n');
+}
+
+/** The footer meter: the next request (prompt + max_tokens) against the window; warns once summarising is near. */
+export function meterFrom(b: TokenBreakdown): Meter {
+  const used = Math.round(b.fraction * b.window);
+  return { used, window: b.window, warnAt: (b.threshold + b.maxTokens) / b.window };
+}
