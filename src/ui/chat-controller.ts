@@ -8,7 +8,6 @@ import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { Settings } from '../core/settings.js';
 import type { Meter } from './text/format.js';
 import { lastSafeSplit } from './text/split.js';
-import { rowsFor } from './text/width.js';
 import { PromptHistory } from './prompt-history.js';
 import { COMMANDS, findCommand, type SlashCommand } from './commands/index.js';
 import { breakdownText, itemsForTurns, meterFrom, resumedLine, sessionListText } from './session-items.js';
@@ -529,14 +528,14 @@ export class ChatController {
     this.invalidateMeter();
   }
 
-  private liveLimit(): number {
-    // Rows the streaming answer may use: the terminal less the input, footer and margins, and at
-    // most 16 so each move into the transcript rewrites little.
-    return Math.max(3, Math.min(this.rows - 10, 16));
-  }
-
+  /**
+   * Finished paragraphs (up to the last blank line outside a code fence) go into the printed
+   * transcript as soon as they are finished, so the live region holds only the paragraph being
+   * written and each frame lays out and draws little; the view shows the last rows of a very
+   * long one. The renderer treats blank-line-separated blocks on their own, so printing them one
+   * by one looks the same as printing the answer whole.
+   */
   private moveFinishedParagraphs(live: LiveTurn): void {
-    if (rowsFor(live.answerTail, this.columns) <= this.liveLimit()) return;
     const cut = lastSafeSplit(live.answerTail);
     if (cut <= 0) return;
     const done = live.answerTail.slice(0, cut).replace(/\s+$/, '');
@@ -586,7 +585,7 @@ export class ChatController {
           }
           live.retry = undefined;
           live.answerTail += sanitizeForTerminal(e.text);
-          this.moveFinishedParagraphs(live);
+          if (e.text.includes('\n')) this.moveFinishedParagraphs(live);
           break;
         case 'retry':
           live.retry = `${e.reason}; trying again in ${Math.ceil(e.delayMs / 1000)}s (attempt ${e.attempt + 1})`;

@@ -1,0 +1,243 @@
+// The chat screen on top of ChatSession (issue 4): sessions saved as they go, -c and /resume,
+// /sessions, /new, incognito, the context meter, /tokens, /compact and the summarising line.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { cleanup } from 'ink-testing-library';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { SessionStore } from '../../src/core/sessions/store.js';
+import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
+import { meterText } from '../../src/ui/text/format.js';
+import { waitFor } from '../support/cli.js';
+import { renderChat } from '../support/tui.js';
+
+let double: ServiceDouble;
+before(async () => {
+  double = await startServiceDouble();
+});
+after(() => double.close());
+afterEach(() => cleanup());
+
+const messagesOf = (d: ServiceDouble, i: number) => (d.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
+
+/** A private data folder: sessions in it, prompt history beside them. */
+function dataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-sessions-'));
+  return { dir, store: new SessionStore(path.join(dir, 'sessions')), historyFile: path.join(dir, 'prompt-history.jsonl') };
+}
+
+const saving = (d: ReturnType<typeof dataDir>) => ({ store: d.store, historyFile: d.historyFile, settings: { history: true, thinking: false } });
+
+test('every turn is saved: the question at once, the answer when it ends; the session file is private', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, saving(d));
+  double.chat.enqueue({ content: ['Rest and ', 'fluids.'] });
+  await t.send('I have a cold');
+  await t.idle();
+  const [info] = d.store.list();
+  assert.ok(info, 'a session was written');
+  const saved = d.store.load(info.id);
+  assert.equal(saved.turns.length, 1);
+  assert.equal(saved.turns[0]!.user, 'I have a cold');
+  assert.equal(saved.turns[0]!.answer, 'Rest and fluids.');
+  assert.equal(saved.turns[0]!.status, 'complete');
+  assert.equal(fs.statSync(info.file).mode & 0o777, 0o600);
+  assert.match(fs.readFileSync(d.historyFile, 'utf8'), /I have a cold/);
+});
+
+test('resuming (-c) shows the earlier turns; an answer cut off by a killed run shows as interrupted', async () => {
+  const d = dataDir();
+  // What a run killed mid-answer leaves behind: the last turn still "streaming".
+  d.store.save({
+    format: 'medchat-session',
+    version: 1,
+    id: '20261122-101500-ab12',
+    title: 'chest pain on stairs',
+    createdAt: '2026-11-22T10:15:00.000Z',
+    updatedAt: '2026-11-22T10:16:00.000Z',
+    model: 'medical-large-latest',
+    turns: [
+      { id: 't1', user: 'chest pain on stairs', answer: 'Stop and rest; if it lasts, call for help.', reasoning: 'Angina?', reasoningMs: 1200, status: 'complete', startedAt: 1 },
+      { id: 't2', user: 'what tests?', answer: 'An ECG and a troponin', reasoning: '', status: 'streaming', startedAt: 2 },
+    ],
+    context: { startTurn: 0, ratio: 1, samples: 0, compactions: [] },
+  });
+  const t = await renderChat(double.url, { ...saving(d), resume: 'latest' });
+  await t.waitForText('resumed session 20261122-101500-ab12');
+  const s = t.screen();
+  assert.match(s, /› chest pain on stairs[\s\S]*▸ Thought for 1\.2s[\s\S]*Stop and rest; if it lasts, call for help\./);
+  assert.match(s, /› what tests\?[\s\S]*An ECG and a troponin[\s\S]*■ interrupted/);
+  // The conversation goes on from there: the next request carries both earlier exchanges.
+  double.chat.enqueue({ content: ['Also a stress test.'] });
+  await t.send('anything else?');
+  await t.idle();
+  assert.deepEqual(
+    messagesOf(double, -1).map((m) => m.content),
+    ['chest pain on stairs', 'Stop and rest; if it lasts, call for help.', 'what tests?', 'An ECG and a troponin', 'anything else?'],
+  );
+  assert.equal(d.store.load('20261122-101500-ab12').turns.length, 3, 'saved into the same session');
+});
+
+test('/sessions lists recent sessions; /resume <id> switches and reprints the transcript cleanly; /new starts another', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, saving(d));
+  double.chat.enqueue({ content: ['Ibuprofen with food.'] });
+  await t.send('knee pain after running');
+  await t.idle();
+  const first = t.controller.session.id;
+  await t.send('/new');
+  await t.waitForText('new conversation (session');
+  double.chat.enqueue({ content: ['Drink water.'] });
+  await t.send('headache');
+  await t.idle();
+  assert.notEqual(t.controller.session.id, first);
+
+  await t.send('/sessions');
+  await t.waitForText('Recent sessions');
+  const s = t.screen();
+  assert.match(s, new RegExp(`  ${first}  \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}     1 turn  knee pain after running`));
+  assert.match(s, new RegExp(`● ${t.controller.session.id} .* 1 turn  headache`));
+
+  const clears = t.writes.filter((w) => w === CLEAR_SCREEN).length;
+  await t.send(`/resume ${first}`);
+  await t.waitForText(`resumed session ${first}`);
+  assert.equal(t.writes.filter((w) => w === CLEAR_SCREEN).length, clears + 1, 'the screen is cleared before the reprint');
+  // What the terminal shows after the clear: everything from the reprinted header on.
+  const after = t.screen().slice(t.screen().lastIndexOf('medchat 0.0.0-test'));
+  assert.match(after, /› knee pain after running[\s\S]*Ibuprofen with food\./);
+  assert.doesNotMatch(after, /headache|Drink water/, 'the other conversation is gone from the screen');
+  double.chat.enqueue({ content: ['Ice it.'] });
+  await t.send('and swelling?');
+  await t.idle();
+  assert.deepEqual(messagesOf(double, -1).map((m) => m.content), ['knee pain after running', 'Ibuprofen with food.', 'and swelling?']);
+
+  await t.send('/resume 1999');
+  await t.waitForText('no session "1999"');
+  await t.send('/resume');
+  await t.waitForText('usage: /resume <id or prefix>');
+});
+
+test('--incognito writes nothing: no session, no prompt history', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, { ...saving(d), incognito: true });
+  double.chat.enqueue({ content: ['Private answer.'] });
+  await t.send('something private');
+  await t.idle();
+  await t.send('/new');
+  await t.waitForText('new conversation');
+  assert.deepEqual(fs.readdirSync(d.dir), [], 'the data folder stays empty');
+  await t.send('/sessions');
+  await t.waitForText('this conversation is not saved');
+});
+
+test('history: off writes nothing either', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, { store: d.store, historyFile: d.historyFile, settings: { history: false, thinking: false } });
+  double.chat.enqueue({ content: ['ok'] });
+  await t.send('hello');
+  await t.idle();
+  assert.deepEqual(fs.readdirSync(d.dir), []);
+});
+
+test('the footer meter counts the next request (prompt, the draft being typed, max_tokens) and warns near the limit', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 16384, maxTokens: 1024 } });
+  await t.controller.loadTokenizer();
+  await t.waitForText(/\d+(\.\d)?k \/ 16k · \d+%/);
+  const empty = t.controller.tokenBreakdown();
+  assert.equal(meterText(t.controller.snapshot().meter).text, meterText({ used: empty.prompt + 1024, window: 16384 }).text);
+  assert.equal(meterText(t.controller.snapshot().meter).level, 'ok');
+  double.chat.enqueue({ content: ['noted'], usage: { prompt_tokens: 11_700, completion_tokens: 10 } });
+  await t.send('a long history, say');
+  await t.idle();
+  // 11.7k reported + the answer + 1,024 reserved: about 12.7k of 16k, 78%: time to warn.
+  await t.waitForText(/12\.7k \/ 16k · 78%/);
+  assert.equal(meterText(t.controller.snapshot().meter).level, 'warn');
+  // Typing counts: a long draft moves the meter before it is sent.
+  const before = t.controller.snapshot().meter.used;
+  t.type('chest pain '.repeat(100));
+  await waitFor(() => t.controller.snapshot().meter.used > before + 100, 5000, 'the meter to count the draft');
+  await t.waitForText(meterText(t.controller.snapshot().meter).text);
+});
+
+test('/tokens shows the breakdown: system prompt, summary, kept turns, next question, max_tokens, room left', async () => {
+  const t = await renderChat(double.url, { system: 'Answer as a triage nurse.', settings: { thinking: false } });
+  double.chat.enqueue({ content: ['Go to A&E.'], usage: { prompt_tokens: 40, completion_tokens: 5 } });
+  await t.send('crushing chest pain');
+  await t.idle();
+  await t.send('/tokens');
+  await t.waitForText(/room left +\d/);
+  const s = t.screen();
+  const b = t.controller.tokenBreakdown();
+  assert.match(s, /Context window 128k \(131072 tokens\)/);
+  assert.match(s, new RegExp(`system prompt +${b.system}\\b`));
+  assert.match(s, /summary +0\b/);
+  assert.match(s, new RegExp(`kept turns +${b.kept}  \\(1 turn word for word\\)`));
+  assert.match(s, /next question +0\b/);
+  assert.match(s, /max_tokens +8\.2k  \(reserved for the answer\)/);
+  assert.match(s, /room left +12\dk  of 123k for the prompt/);
+  assert.match(s, /last answer: 40 in · 5 out/);
+});
+
+const long = (topic: string) => `${topic}: the patient reports mild chest pain after climbing stairs, no fever, normal blood pressure. `.repeat(40);
+
+test('a conversation past the threshold is summarised before sending, and the transcript says so', async () => {
+  const small = await startServiceDouble({ contextWindow: 6000 });
+  try {
+    small.chat.defaultScript = {
+      reasoning: [],
+      content: (req) => (req.body?.stream === false ? ['Summary: 58-year-old, exertional chest pain, normal BP.'] : [long(String(req.body?.messages?.at(-1)?.content))]),
+    };
+    const t = await renderChat(small.url, { settings: { thinking: false, contextWindow: 6000, maxTokens: 512 } });
+    for (let i = 1; i <= 8 && !t.screen().includes('Summarised'); i++) {
+      await t.send(`visit ${i}`);
+      await t.idle();
+    }
+    await t.waitForText(/Summarised \d+ earlier messages \([\d.]+k → \d+ tokens\)/);
+    assert.ok(small.chat.requests.every((r) => r.status !== 400), 'no request was refused for its length');
+    const summaryRequest = small.chat.requests.find((r) => r.body?.stream === false);
+    assert.equal(summaryRequest?.body?.enable_thinking, false);
+    const lastSent = messagesOf(small, -1);
+    assert.match(lastSent[0]!.content, /Summary: 58-year-old/);
+    assert.doesNotMatch(t.screen(), /✗/);
+  } finally {
+    await small.close();
+  }
+});
+
+test('a message too long for the window is a message on screen, not a crash, and nothing is sent', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 4096, maxTokens: 512 } });
+  const before = double.chat.requests.length;
+  t.press(`\x1b[200~${'lab result 42 mmol/L\n'.repeat(1500)}\x1b[201~`);
+  await t.waitForText('[pasted');
+  t.press('\r');
+  await t.idle();
+  assert.match(t.screen().replace(/\n/g, ' '), /✗ this message is too long for the model: about \d+ tokens/);
+  assert.equal(double.chat.requests.length, before, 'nothing was sent');
+  double.chat.enqueue({ content: ['Still here.'] });
+  await t.send('short question');
+  await t.idle();
+  assert.match(t.screen(), /Still here\./);
+});
+
+test('/compact summarises all but the last two exchanges now; the next request sends the summary', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false } });
+  for (const q of ['first visit', 'second visit', 'third visit']) {
+    double.chat.enqueue({ content: [long(q)] });
+    await t.send(q);
+    await t.idle();
+  }
+  double.chat.enqueue({ content: ['Summary: stable angina suspected.'] });
+  await t.send('/compact');
+  await t.waitForText(/Summarised 2 earlier messages \([\d.]+k? → \d+ tokens\)/);
+  double.chat.enqueue({ content: ['ok'] });
+  await t.send('and now?');
+  await t.idle();
+  const sent = messagesOf(double, -1);
+  assert.match(sent[0]!.content, /Summary: stable angina suspected\./);
+  assert.deepEqual(sent.slice(1).filter((m) => m.role === 'user').map((m) => m.content), ['second visit', 'third visit', 'and now?']);
+  await t.send('/new');
+  await t.send('/compact');
+  await t.waitForText('nothing to summarise yet');
+});
