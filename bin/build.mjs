@@ -19,7 +19,9 @@ await build({
   minify: true,
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __MEDCHAT_VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"' },
+  // React and its reconciler pick their production builds from NODE_ENV; without it the chat screen ran React's
+  // development build (extra checks on every render, several times the CPU while an answer streams).
+  define: { __MEDCHAT_VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
   external: ['react-devtools-core'], // only reached when DEV=true, which the define above rules out
   banner: {
     // Some bundled CommonJS modules call require(); give them one.

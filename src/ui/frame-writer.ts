@@ -7,11 +7,18 @@ import { textWidth } from './text/width.js';
  * "erase N lines + new content" frame into a line diff: untouched lines are skipped, a line
  * that only grew gets just its new end. Anything it does not recognise passes through as is
  * (and it stops diffing until it has seen a whole frame again).
+ *
+ * The terminal's cursor is hidden while Ink runs, so after a diff it is left where the last
+ * change ended (usually just after the answer's last word): the next frame, which most often
+ * only appends to that same line, then costs the new text and nothing else. Before anything
+ * else is written (Ink's own frames, a screen clear, showing the cursor again) it is put back
+ * where Ink expects it: at the start of the line under its output.
  */
 const SYNC_ON = '\x1b[?2026h';
 const SYNC_OFF = '\x1b[?2026l';
 const ERASE_LINE_UP = '\x1b[2K\x1b[1A';
 const ERASE_LAST = '\x1b[2K\x1b[G';
+const CURSOR_CODES = /\x1b\[\?25[lh]/g;
 /** Only colour codes (and cursor show/hide) may appear inside diffable content. */
 const FOREIGN_ESCAPE = /\x1b(?!\[[0-9;]*m)|\r/;
 
@@ -23,7 +30,7 @@ export interface Frame {
 }
 
 export function parseFrame(data: string): Frame | undefined {
-  let s = data.replace(/\x1b\[\?25[lh]/g, '');
+  let s = data.replace(CURSOR_CODES, '');
   let sync = false;
   if (s.startsWith(SYNC_ON) && s.endsWith(SYNC_OFF)) {
     s = s.slice(SYNC_ON.length, -SYNC_OFF.length);
@@ -42,39 +49,114 @@ export function parseFrame(data: string): Frame | undefined {
   return { erase, content: s, sync };
 }
 
+/** Where the terminal's cursor is, relative to the frame's first line; `col` undefined when not known. */
+export interface Cursor {
+  row: number;
+  col: number | undefined;
+}
+
 /**
- * The bytes that turn `prev` (the erased lines, cursor at the start of its last one) into `next`.
- * Both arrays are lines as split on "\n" (a trailing empty string means the cursor ends on a fresh line).
+ * Moves of the real cursor within (and just below) what the terminal shows. Rows up to `exist`
+ * are on screen; rows below it are made with a newline (which scrolls at the bottom; CUD does not).
  */
-export function diffLines(prev: readonly string[], next: readonly string[], columns: number): string {
-  let d = 0;
-  while (d < prev.length && d < next.length && prev[d] === next[d]) d++;
-  if (d === prev.length && d === next.length) return '';
-  const out: string[] = [];
-  const up = prev.length - 1 - d;
-  if (up > 0) out.push(`\x1b[${up}A`);
-  out.push('\r');
-  for (let i = d; i < next.length; i++) {
-    if (i > d) out.push('\n');
+class CursorMoves {
+  readonly out: string[] = [];
+  moved = false;
+  constructor(
+    public row: number,
+    public col: number | undefined,
+    private exist: number,
+  ) {}
+
+  toRow(r: number): void {
+    if (r === this.row) return;
+    this.moved = true;
+    if (r < this.row) {
+      this.out.push(this.row - r === 1 ? '\x1b[A' : `\x1b[${this.row - r}A`);
+      this.row = r;
+      return;
+    }
+    const within = Math.min(r, this.exist) - this.row;
+    if (within > 0) {
+      this.out.push(within === 1 ? '\x1b[B' : `\x1b[${within}B`);
+      this.row += within;
+    }
+    if (r > this.row) {
+      this.out.push('\n'.repeat(r - this.row));
+      this.row = r;
+      this.col = 0;
+      this.exist = Math.max(this.exist, r);
+    }
+  }
+
+  toCol(c: number): void {
+    if (c === this.col) return;
+    this.out.push(c === 0 ? '\r' : `\x1b[${c + 1}G`);
+    this.col = c;
+  }
+}
+
+export interface Diff {
+  bytes: string;
+  cursor: Cursor;
+  /** Only the end of one line was written, with no cursor moves between lines. */
+  smallOnly: boolean;
+}
+
+/**
+ * The bytes that turn `prev` into `next` on the terminal, starting with the cursor at `from`
+ * (default: the start of prev's last line, where Ink leaves it). Both arrays are lines as split on
+ * "\n" and end with the (empty) line the cursor sits on under the output.
+ */
+export function diffFrames(prev: readonly string[], next: readonly string[], columns: number, from?: Cursor): Diff {
+  const start: Cursor = from ?? { row: prev.length - 1, col: 0 };
+  const m = new CursorMoves(start.row, start.col, prev.length - 1);
+  let touched = 0;
+  const last = next.length - 1;
+  for (let i = 0; i <= last; i++) {
     const was = prev[i];
     const line = next[i]!;
     if (was === line) continue;
-    if (i === d && was !== undefined && was !== '' && line.startsWith(was)) {
-      const w = textWidth(was);
-      if (w < columns) {
-        out.push(`\x1b[${w + 1}G`, line.slice(was.length), '\x1b[K');
-        continue;
-      }
+    if (i === last && line === '' && was === undefined) continue; // made below, if needed
+    m.toRow(i);
+    touched++;
+    const w = was ? textWidth(was) : 0;
+    if (was !== undefined && was !== '' && w < columns && line.startsWith(was)) {
+      // The rest of that row is blank already: just the new end.
+      m.toCol(w);
+      m.out.push(line.slice(was.length));
+    } else {
+      m.toCol(0);
+      m.out.push(line, '\x1b[K');
     }
-    out.push(line, '\x1b[K');
+    const nw = textWidth(line);
+    m.col = nw < columns ? nw : undefined; // at the last column the terminal waits to wrap: position unknown
   }
-  if (next.length < prev.length) out.push('\x1b[J');
-  return out.join('');
+  if (next.length > prev.length) {
+    m.toRow(last);
+  } else if (next.length < prev.length) {
+    m.toRow(last);
+    m.toCol(0);
+    m.out.push('\x1b[J');
+    touched += 2;
+  }
+  return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved };
+}
+
+/** `diffFrames` from Ink's cursor position, back there at the end (bytes only). */
+export function diffLines(prev: readonly string[], next: readonly string[], columns: number): string {
+  const d = diffFrames(prev, next, columns);
+  const back = new CursorMoves(d.cursor.row, d.cursor.col, next.length - 1);
+  back.toRow(next.length - 1);
+  back.toCol(0);
+  return d.bytes + back.out.join('');
 }
 
 export class FrameWriter {
   /** What the terminal shows from the start of the last frame on, as lines; undefined when unknown. */
   private lines: string[] | undefined;
+  /** Where the cursor was left; undefined means where Ink expects it (start of the last line). */
+  private cursor: Cursor | undefined;
   private pending = '';
   private scheduled = false;
 
@@ -95,31 +177,60 @@ export class FrameWriter {
     return true;
   };
 
+  /** The bytes that put the cursor back where Ink expects it ('' when it is there). */
+  private restore(): string {
+    const c = this.cursor;
+    this.cursor = undefined;
+    if (!c || !this.lines) return '';
+    const m = new CursorMoves(c.row, c.col, this.lines.length - 1);
+    m.toRow(this.lines.length - 1);
+    m.toCol(0);
+    return m.out.join('');
+  }
+
+  /** Put the cursor back under Ink's output now (before something else uses the terminal). */
+  settle = (): void => {
+    this.flush();
+    const b = this.restore();
+    if (b) this.send(b);
+  };
+
+  private send(bytes: string): void {
+    this.bytesOut += Buffer.byteLength(bytes);
+    this.out.write(bytes);
+  }
+
   flush = (): void => {
     this.scheduled = false;
     const data = this.pending;
     this.pending = '';
     if (!data) return;
     const frame = parseFrame(data);
-    let bytes = data;
-    if (!frame || !frame.content.endsWith('\n') && frame.content !== '') {
+    let bytes: string;
+    if (!frame || (!frame.content.endsWith('\n') && frame.content !== '')) {
+      bytes = this.restore() + data;
       this.lines = undefined;
     } else if (frame.erase === 0) {
+      bytes = this.restore() + data;
       this.lines = frame.content === '' ? this.lines : [...(this.lines?.slice(0, -1) ?? []), ...frame.content.split('\n')];
       if (this.lines && this.lines.length > 500) this.lines = this.lines.slice(-500);
     } else if (this.lines && this.lines.length >= frame.erase) {
       const prev = this.lines.slice(-frame.erase);
       const next = frame.content === '' ? [''] : frame.content.split('\n');
-      const diff = diffLines(prev, next, this.columns());
-      bytes = (frame.sync && diff ? SYNC_ON + diff + SYNC_OFF : diff) + (data.match(/\x1b\[\?25[lh]/g)?.join('') ?? '');
+      const from = this.cursor && { row: this.cursor.row - (this.lines.length - prev.length), col: this.cursor.col };
+      const d = diffFrames(prev, next, this.columns(), from);
       this.lines = next.length > 500 ? next.slice(-500) : next;
+      this.cursor = next.length > 500 ? undefined : d.cursor;
+      const codes = data.match(CURSOR_CODES)?.join('') ?? '';
+      bytes = frame.sync && d.bytes && !d.smallOnly ? SYNC_ON + d.bytes + SYNC_OFF : d.bytes;
+      // Showing the cursor again: it must be where Ink thinks it is.
+      if (codes.includes('\x1b[?25h')) bytes += this.restore();
+      bytes += codes;
     } else {
+      bytes = this.restore() + data;
       this.lines = frame.content === '' ? [''] : frame.content.split('\n');
     }
-    if (bytes) {
-      this.bytesOut += Buffer.byteLength(bytes);
-      this.out.write(bytes);
-    }
+    if (bytes) this.send(bytes);
   };
 }
 

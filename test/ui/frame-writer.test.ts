@@ -1,12 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameWriter, diffLines, parseFrame } from '../../src/ui/frame-writer.js';
+import { FrameWriter, diffFrames, diffLines, parseFrame } from '../../src/ui/frame-writer.js';
 
 const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
 
 test('a growing line is sent as just its new end; unchanged lines are skipped', () => {
   const out = diffLines(['answer so', 'footer', ''], ['answer so far', 'footer', ''], 80);
-  assert.equal(out, '\x1b[2A\r\x1b[10G far\x1b[K\n\n');
+  assert.equal(out, '\x1b[2A\x1b[10G far\x1b[2B\r');
+});
+
+test('a new line is made with a newline; a shorter frame clears what is left below', () => {
+  const grow = diffFrames(['a', 'footer', ''], ['a', 'b', 'footer', ''], 80);
+  assert.equal(grow.bytes, '\x1b[Ab\x1b[K\x1b[B\rfooter\x1b[K\n');
+  assert.deepEqual(grow.cursor, { row: 3, col: 0 });
+  const shrink = diffFrames(['a', 'b', 'footer', ''], ['a', 'footer', ''], 80);
+  assert.equal(shrink.bytes, '\x1b[2Afooter\x1b[K\x1b[B\r\x1b[K\x1b[J');
 });
 
 test('Ink frames are recognised; anything else passes through untouched', () => {
@@ -18,8 +26,26 @@ test('Ink frames are recognised; anything else passes through untouched', () => 
   w.flush();
   w.write(erase(3) + 'text one more\nfooter\n');
   w.flush();
-  assert.equal(sent[1], '\x1b[2A\r\x1b[9G more\x1b[K\n\n');
+  // The (hidden) cursor stays after the new text...
+  assert.equal(sent[1], '\x1b[2A\x1b[9G more');
+  // ...so text appended to the same line costs only itself.
+  w.write(erase(3) + 'text one more words\nfooter\n');
+  w.flush();
+  assert.equal(sent[2], ' words');
+  // Anything else first gets the cursor back where Ink left it.
   w.write('\x1b[2J\x1b[H');
   w.flush();
-  assert.equal(sent[2], '\x1b[2J\x1b[H');
+  assert.equal(sent[3], '\x1b[2B\r\x1b[2J\x1b[H');
+});
+
+test('showing the cursor again puts it back under the output first', () => {
+  const sent: string[] = [];
+  const w = new FrameWriter({ write: (d: string) => sent.push(d) }, () => 80);
+  w.write('abc\nfooter\n');
+  w.flush();
+  w.write(erase(3) + 'abcd\nfooter\n\x1b[?25h');
+  w.flush();
+  assert.equal(sent[1], '\x1b[2A\x1b[4Gd\x1b[2B\r\x1b[?25h');
+  w.settle();
+  assert.equal(sent.length, 2);
 });
