@@ -195,12 +195,11 @@ test('a conversation past the threshold is summarised before sending, and the tr
       await t.idle();
     }
     await t.waitForText(/Summarised \d+ earlier messages \([\d.]+k → \d+ tokens\)/);
-    assert.ok(small.chat.requests.every((r) => r.status !== 400), 'no request was refused for its length');
     const summaryRequest = small.chat.requests.find((r) => r.body?.stream === false);
     assert.equal(summaryRequest?.body?.enable_thinking, false);
     const lastSent = messagesOf(small, -1);
     assert.match(lastSent[0]!.content, /Summary: 58-year-old/);
-    assert.doesNotMatch(t.screen(), /✗/);
+    assert.doesNotMatch(t.screen(), /✗|maximum context length/, 'no request was refused for its length');
   } finally {
     await small.close();
   }
