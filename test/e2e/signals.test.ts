@@ -99,8 +99,7 @@ describe('chat screen in a real terminal (tmux)', { concurrency: 3 }, () => {
       });
     });
   }
-  // The chat screen does not save sessions yet (issue 4 wiring in progress): a todo until it does.
-  test('SIGTERM mid-answer in the chat screen: the question and the partial answer are saved', { skip: tmuxSkip, todo: 'the chat screen saves sessions once issue 4 is wired into it' }, async () => {
+  test('SIGTERM mid-answer in the chat screen: the question and the partial answer are saved, marked interrupted', { skip: tmuxSkip }, async () => {
     await chatScreenSignal('SIGTERM', async (pane, _end, question) => {
       await waitFor(() => fs.existsSync(path.join(pane.home, 'data', 'sessions')), 2000, 'a session folder');
       const turn = savedTurn(pane.home);
