@@ -1,12 +1,14 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { LastStats } from './chat-controller.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
 
 /**
  * One line under the input: context used, the last answer's speed, and key hints (or a transient
  * message such as "press Ctrl+C again to exit"). `meter` is a prop so the context module can supply it.
+ * Memoised: while an answer streams its props do not change, so React skips it every frame.
  */
-export function Footer({
+export const Footer = memo(function Footer({
   meter,
   last,
   busy,
@@ -40,4 +42,4 @@ export function Footer({
       </Text>
     </Box>
   );
-}
+});

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ChatController, ChatSnapshot } from './chat-controller.js';
 
-/** At most one redraw per this many milliseconds while an answer streams. */
-export const FRAME_MS = 50;
+/** At most one redraw per this many milliseconds while an answer streams (issue 3 allows 30–60). */
+export const FRAME_MS = 60;
 
 /**
  * The only bridge between the chat controller (which consumes core's stream events) and React:
