@@ -425,6 +425,9 @@ export class ChatController {
   submit(text: string): boolean {
     const trimmed = text.trim();
     if (!trimmed) return false;
+    // What was typed is leaving the box: it is no longer "the next question" for the meter or /tokens.
+    this.draft = '';
+    this.meterCache = undefined;
     if (/^\/[\w-]*(\s|$)/.test(trimmed)) {
       this.history.add(trimmed);
       void this.runCommand(trimmed);
