@@ -168,12 +168,18 @@ export class FrameWriter {
   /** Bytes actually sent (for the benchmark and the tests). */
   bytesOut = 0;
 
-  write = (data: string | Uint8Array): boolean => {
+  /**
+   * Like `stream.write`: an optional encoding and callback. The callback runs once this write has
+   * been flushed to the terminal (Ink's `stdout.write('', cb)` waits on it before exiting).
+   */
+  write = (data: string | Uint8Array, encOrCb?: unknown, cb?: unknown): boolean => {
+    const done = typeof encOrCb === 'function' ? encOrCb : typeof cb === 'function' ? cb : undefined;
     this.pending += typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(this.flush);
     }
+    if (done) queueMicrotask(() => (done as (err?: Error | null) => void)());
     return true;
   };
 

@@ -11,27 +11,6 @@ import { diffingStdout } from './frame-writer.js';
 import { historyFile } from './prompt-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
-/**
- * Ink waits for `stdout.write('', callback)` before `waitUntilExit()` resolves; the frame writer
- * takes no callback, so without this the exit never resolved (the process only ended when nothing
- * else held the event loop open: never in `medchat demo`, whose service runs in-process, and
- * never with the exit code or the final session save). Calls the callback once the frame writer
- * has flushed (it flushes in a microtask queued by the write).
- */
-function withWriteCallbacks(stream: NodeJS.WriteStream): NodeJS.WriteStream {
-  return new Proxy(stream, {
-    get(target, prop) {
-      if (prop !== 'write') return Reflect.get(target, prop, target) as unknown;
-      return (data: string | Uint8Array, encOrCb?: unknown, cb?: unknown): boolean => {
-        const done = typeof encOrCb === 'function' ? encOrCb : typeof cb === 'function' ? cb : undefined;
-        const ok = target.write(data);
-        if (done) queueMicrotask(() => (done as (err?: Error | null) => void)());
-        return ok;
-      };
-    },
-  });
-}
-
 /** Opens the chat screen (Ink) and resolves with the exit code when the user leaves. Loaded lazily. */
 export interface InteractiveOptions {
   system?: string;
@@ -45,7 +24,8 @@ export interface InteractiveOptions {
 
 export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {
   // Ink's frames go through a line differ (see frame-writer.ts); MEDCHAT_PLAIN_FRAMES=1 turns it off.
-  const stdout = process.env.MEDCHAT_PLAIN_FRAMES === '1' ? process.stdout : withWriteCallbacks(diffingStdout(process.stdout).stream);
+  const diffing = process.env.MEDCHAT_PLAIN_FRAMES === '1' ? undefined : diffingStdout(process.stdout);
+  const stdout = diffing ? diffing.stream : process.stdout;
   let write: (data: string) => void = (d) => stdout.write(d);
   const controller = new ChatController(settings, {
     system: opts.system,
@@ -58,7 +38,11 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
     rows: stdout.rows || 24,
     historyFile: settings.history ? historyFile() : undefined,
     write: (d) => write(d),
-    openEditor: (draft) => editInExternalEditor(draft),
+    openEditor: (draft) => {
+      // The editor takes over the terminal: the cursor must be where Ink expects it first.
+      diffing?.writer.settle();
+      return editInExternalEditor(draft);
+    },
   });
   stdout.write(ENABLE_BRACKETED_PASTE);
   const instance = render(createElement(App, { controller }), {

@@ -49,3 +49,15 @@ test('showing the cursor again puts it back under the output first', () => {
   w.settle();
   assert.equal(sent.length, 2);
 });
+
+test('a write callback runs after that write has reached the terminal (Ink waits on it to exit)', async () => {
+  const sent: string[] = [];
+  const w = new FrameWriter({ write: (d: string) => sent.push(d) }, () => 80);
+  const order: string[] = [];
+  w.write('abc\n', () => order.push(`cb1 after ${sent.length}`));
+  w.write('', 'utf8', () => order.push(`cb2 after ${sent.length}`));
+  assert.deepEqual(order, []);
+  await new Promise<void>((r) => setImmediate(r));
+  assert.deepEqual(order, ['cb1 after 1', 'cb2 after 1']);
+  assert.deepEqual(sent, ['abc\n']);
+});
