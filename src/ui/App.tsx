@@ -1,5 +1,5 @@
 import { Box, useApp, useStdin, useStdout } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatController } from './chat-controller.js';
 import { matchCommands } from './commands/index.js';
 import { Footer } from './Footer.js';
@@ -172,7 +172,8 @@ export function App({ controller }: { controller: ChatController }) {
   }, [events, onKey, isRawModeSupported, setRawMode]);
 
   const width = Math.max(20, snap.columns);
-  const hints = matchCommands(controller.commands, editor.text);
+  // Same array while the draft is unchanged, so the memoised Input is skipped on streaming frames.
+  const hints = useMemo(() => matchCommands(controller.commands, editor.text), [controller, editor.text]);
   const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
   const busy = snap.live !== undefined || snap.job !== undefined;

@@ -1,11 +1,13 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { SlashCommand } from './commands/types.js';
 import type { EditorState } from './text/editor.js';
 
 const MAX_VISIBLE_LINES = 8;
 
 /** The input box: the draft with a block cursor, and the command hints while typing `/…`. */
-export function Input({ editor, hints, busy, width }: { editor: EditorState; hints: SlashCommand[]; busy: boolean; width: number }) {
+/** Memoised: while an answer streams its props do not change, so React skips it every frame. */
+export const Input = memo(function Input({ editor, hints, busy, width }: { editor: EditorState; hints: SlashCommand[]; busy: boolean; width: number }) {
   const lines = editor.text.split('\n');
   const before = editor.text.slice(0, editor.cursor).split('\n');
   const cursorLine = before.length - 1;
@@ -52,4 +54,4 @@ export function Input({ editor, hints, busy, width }: { editor: EditorState; hin
       ) : null}
     </Box>
   );
-}
+});

@@ -25,7 +25,8 @@ export interface OpenSessionOptions {
 }
 
 /** How often a streaming answer is written to disk, at most. */
-export const SAVE_INTERVAL_MS = 500;
+/** While an answer streams, at most one save per this many ms (issue 4: lose at most ~1 s on SIGKILL). */
+export const SAVE_INTERVAL_MS = 1000;
 
 export class ChatSession {
   readonly conversation: Conversation;
@@ -260,20 +261,23 @@ export class ChatSession {
     if (!this.persistent) return;
     const since = Date.now() - this.lastSave;
     if (since >= SAVE_INTERVAL_MS) {
-      this.saveNow();
+      this.saveNow({ durable: false });
       return;
     }
     if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        this.saveNow();
+        this.saveNow({ durable: false });
       }, SAVE_INTERVAL_MS - since);
       this.timer.unref?.();
     }
   }
 
-  /** Write the session now (atomically). Does nothing when the session is not persistent. */
-  saveNow(): void {
+  /**
+   * Write the session now (atomically). Does nothing when the session is not persistent.
+   * `durable: false` (the saves while an answer streams) skips the fsync; see writeFileAtomic.
+   */
+  saveNow(opts: { durable?: boolean } = {}): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -292,7 +296,7 @@ export class ChatSession {
       return settled && tokenizerLoaded() ? { ...t, tokens: { user: countText(t.user), answer: countText(t.answer) } } : { ...t };
     });
     try {
-      this.store.save(d);
+      this.store.save(d, opts);
     } catch (err) {
       if (!this.saveError) {
         this.saveError = toMedchatError(err);

@@ -65,13 +65,18 @@ export function titleFor(text: string): string {
   return clean.length > 72 ? clean.slice(0, 71) + '…' : clean;
 }
 
-/** Write `text` to `file` atomically: temp file (0600) in the same folder, fsync, rename. */
-export function writeFileAtomic(file: string, text: string): void {
+/**
+ * Write `text` to `file` atomically: temp file (0600) in the same folder, fsync, rename.
+ * `durable: false` skips the fsync: the file is still never half-written for a killed process
+ * (the kernel has the data before the rename), only a power cut may lose it. For the saves
+ * made while an answer streams; the final one is durable.
+ */
+export function writeFileAtomic(file: string, text: string, durable = true): void {
   const tmp = `${file}.${process.pid}-${randomBytes(3).toString('hex')}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
     fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
@@ -133,10 +138,10 @@ export class SessionStore {
     }
   }
 
-  save(data: SessionData): void {
+  save(data: SessionData, opts: { durable?: boolean } = {}): void {
     this.ensureDir();
     try {
-      writeFileAtomic(this.fileFor(data.id), JSON.stringify(data, null, 1) + '\n');
+      writeFileAtomic(this.fileFor(data.id), JSON.stringify(data, null, 1) + '\n', opts.durable !== false);
     } catch (err) {
       throw storeError(`cannot save the session ${data.id} in ${this.dir}`, err);
     }
