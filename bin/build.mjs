@@ -16,7 +16,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: process.env.MEDCHAT_BUILD_MINIFY !== '0', // MEDCHAT_BUILD_MINIFY=0 keeps names, for profiling
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // React and its reconciler pick their production builds from NODE_ENV; without it the chat screen ran React's
