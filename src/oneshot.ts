@@ -1,4 +1,3 @@
-import type { ClientSettings } from './core/chat-client.js';
 import type { ChatResult } from './core/chat-events.js';
 import { ChatSession, type SessionEvent } from './core/sessions/chat-session.js';
 import type { Settings } from './core/settings.js';
@@ -24,9 +23,6 @@ export interface OneShotOptions {
   session?: ChatSession;
 }
 
-/** Context defaults for callers that pass only the client settings (no saved session). */
-const CONTEXT_DEFAULTS = { contextWindow: 131072, compressAt: 0.8, compress: 'summarise', history: false, disclaimer: false } as const;
-
 export interface OneShotIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -40,7 +36,7 @@ export function composeUserText(prompt: string | undefined, stdinText: string | 
   return p || s;
 }
 
-export async function runOneShot(settings: ClientSettings, opts: OneShotOptions, io: OneShotIo): Promise<number> {
+export async function runOneShot(settings: Settings, opts: OneShotOptions, io: OneShotIo): Promise<number> {
   if (!opts.userText.trim()) throw usageError('the prompt is empty; pass a question, e.g. medchat "what is the normal adult heart rate?"');
   const out = new OutputWriter(io.stdout);
   const err = new OutputWriter(io.stderr);
@@ -55,7 +51,7 @@ export async function runOneShot(settings: ClientSettings, opts: OneShotOptions,
   });
   out.whenClosed(() => controller.abort());
 
-  const session = opts.session ?? ChatSession.open({ ...CONTEXT_DEFAULTS, ...settings } as Settings, { system: opts.system, incognito: true });
+  const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
   session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeForTerminal(e.message)}; this conversation is not being saved`, errColour) + '\n');
   const turn = session.ask(opts.userText);
   const result: ChatResult = { content: '', reasoning: '' };

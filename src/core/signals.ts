@@ -20,3 +20,20 @@ export function onStopSignals(handler: (signal: StopSignal) => void): () => void
     for (const [s, fn] of listeners) process.off(s, fn);
   };
 }
+
+/** A stop signal aborts `controller`; `stoppedBy()` tells which one came, if any. Call `dispose` when done. */
+export interface SignalAbort {
+  controller: AbortController;
+  stoppedBy: () => StopSignal | undefined;
+  dispose: () => void;
+}
+
+export function abortOnStopSignals(): SignalAbort {
+  const controller = new AbortController();
+  let stopped: StopSignal | undefined;
+  const dispose = onStopSignals((s) => {
+    stopped = s;
+    controller.abort();
+  });
+  return { controller, stoppedBy: () => stopped, dispose };
+}

@@ -2,6 +2,7 @@ import type { ChatEvent, Usage } from '../core/chat-events.js';
 import type { TokenBreakdown } from '../core/context.js';
 import { Conversation, type Turn, type TurnStatus } from '../core/conversation.js';
 import { toMedchatError } from '../core/errors.js';
+import { hostOf } from '../core/network-errors.js';
 import { ChatSession, type SessionEvent } from '../core/sessions/chat-session.js';
 import { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
@@ -644,14 +645,6 @@ export function defaultMeter(c: Conversation, s: Settings): Meter {
   const withUsage = [...c.turns].reverse().find((t) => t.usage);
   const used = withUsage?.usage ? withUsage.usage.prompt_tokens + withUsage.usage.completion_tokens : 0;
   return { used, window: s.contextWindow };
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 export type ChatActions = ChatController;

@@ -4,7 +4,7 @@ import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
-import { onStopSignals, exitCodeForSignal } from '../signals.js';
+import { abortOnStopSignals, exitCodeForSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
 import { downloadImage, extensionMismatch, outputPathFor, writeFileAtomic, type DownloadedImage } from './download.js';
 import { loadImageInput, parseMaxImageMb } from './image-input.js';
@@ -88,12 +88,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
 
-  const controller = new AbortController();
-  let stoppedBy: keyof typeof exitCodeForSignal | undefined;
-  const removeSignals = onStopSignals((s) => {
-    stoppedBy = s;
-    controller.abort();
-  });
+  const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
   try {
     let submitted;
     try {
@@ -103,8 +98,8 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
         controller.signal,
       );
     } catch (err) {
-      if (stoppedBy || isAbort(err) || (err as MedchatError)?.kind === 'interrupted') {
-        throw new MedchatError('interrupted before the service answered; the job may or may not have been submitted', exitCodeForSignal[stoppedBy ?? 'SIGINT'] as never, 'interrupted');
+      if (stoppedBy() || isAbort(err) || (err as MedchatError)?.kind === 'interrupted') {
+        throw new MedchatError('interrupted before the service answered; the job may or may not have been submitted', exitCodeForSignal[stoppedBy() ?? 'SIGINT'] as never, 'interrupted');
       }
       throw err;
     }
@@ -116,7 +111,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
       if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
       return ExitCode.ok;
     }
-    return await followAndFinish(conn, id, o, follow, io, controller, () => stoppedBy, { notFoundGrace: 2, printIdOnDeadline: !o.json });
+    return await followAndFinish(conn, id, o, follow, io, controller, stoppedBy, { notFoundGrace: 2, printIdOnDeadline: !o.json });
   } finally {
     removeSignals();
   }
@@ -129,19 +124,15 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
   if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
-  const controller = new AbortController();
-  let stoppedBy: keyof typeof exitCodeForSignal | undefined;
-  const removeSignals = onStopSignals((s) => {
-    stoppedBy = s;
-    controller.abort();
-  });
+  const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
   try {
-    if (follow.wait) return await followAndFinish(conn, id, o, follow, io, controller, () => stoppedBy, { notFoundGrace: 0, printIdOnDeadline: !o.json });
+    if (follow.wait) return await followAndFinish(conn, id, o, follow, io, controller, stoppedBy, { notFoundGrace: 0, printIdOnDeadline: !o.json });
     let record: TaskRecord;
     try {
       record = await fetchTask(conn, id, controller.signal);
     } catch (err) {
-      if (stoppedBy) throw new MedchatError('interrupted', exitCodeForSignal[stoppedBy] as never, 'interrupted');
+      const signal = stoppedBy();
+      if (signal) throw new MedchatError('interrupted', exitCodeForSignal[signal] as never, 'interrupted');
       throw err;
     }
     if (!isFinal(record.status)) {
