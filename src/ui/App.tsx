@@ -5,6 +5,7 @@ import { matchCommands } from './commands/index.js';
 import { Footer } from './Footer.js';
 import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
+import type { LiveRows } from './live-rows.js';
 import { LiveTurnView } from './LiveTurn.js';
 import { Transcript } from './Transcript.js';
 import * as ed from './text/editor.js';
@@ -14,9 +15,15 @@ import { useChat } from './use-chat.js';
 const EXIT_WINDOW_MS = 2000;
 const RESIZE_SETTLE_MS = 250;
 
+/** A frame writer drawing the streaming rows (see LiveRows): the rows, and how to redraw them. */
+export interface LiveDrawing {
+  rows: LiveRows;
+  repaint: () => void;
+}
+
 /** The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller calls. */
-export function App({ controller }: { controller: ChatController }) {
-  const snap = useChat(controller);
+export function App({ controller, drawing }: { controller: ChatController; drawing?: LiveDrawing }) {
+  const snap = useChat(controller, drawing?.repaint);
   const { exit } = useApp();
   const { stdout } = useStdout();
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
@@ -180,7 +187,7 @@ export function App({ controller }: { controller: ChatController }) {
   return (
     <Box flexDirection="column">
       <Transcript key={snap.epoch} items={snap.items} showReasoning={snap.showReasoning} width={width} />
-      {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} /> : null}
+      {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       <Box marginTop={1} flexDirection="column">
         <Input editor={editor} hints={hints} busy={busy} width={width} />

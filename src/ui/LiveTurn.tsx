@@ -1,11 +1,20 @@
 import { Box, Text } from 'ink';
 import type { LiveTurn } from './chat-controller.js';
 import { ThinkingBlock } from './Reasoning.js';
-import { wrapPlain } from './text/markdown.js';
+import type { LiveRows } from './live-rows.js';
+import { answerRows } from './text/live-rows.js';
 import { useElapsed } from './use-chat.js';
 
-/** The turn that is streaming: waiting, then thinking, then the answer's unfinished paragraphs (plain text). */
-export function LiveTurnView({ live, width, maxRows }: { live: LiveTurn; width: number; maxRows: number }) {
+/**
+ * The turn that is streaming: waiting, then thinking, then the answer's unfinished paragraphs
+ * (plain text). With `rows` (a frame writer is drawing the changing rows), the text is one marker
+ * line here and React does not re-render as the text grows.
+ */
+export function LiveTurnView({ live, width, maxRows, rows }: { live: LiveTurn; width: number; maxRows: number; rows?: LiveRows }) {
+  if (rows) {
+    rows.width = width;
+    rows.maxRows = maxRows;
+  }
   const since = live.phase === 'reasoning' ? live.reasoningStartedAt : live.startedAt;
   const elapsed = useElapsed(since, live.phase !== 'answer');
   if (live.phase === 'waiting') {
@@ -19,17 +28,15 @@ export function LiveTurnView({ live, width, maxRows }: { live: LiveTurn; width: 
   if (live.phase === 'reasoning') {
     return (
       <Box marginTop={1} flexDirection="column">
-        <ThinkingBlock text={live.reasoning} elapsedMs={elapsed} width={width} />
+        <ThinkingBlock text={live.reasoning} elapsedMs={elapsed} width={width} marker={rows?.marker} />
       </Box>
     );
   }
   // Never taller than allowed: the controller moves finished paragraphs out; one huge paragraph
   // (or code block) is shown by its last rows until it is finished.
-  const rows = wrapPlain(live.answerTail.replace(/^\n+/, ''), width).split('\n');
-  const shown = rows.length > maxRows ? rows.slice(-maxRows) : rows;
   return (
     <Box marginTop={1}>
-      <Text>{shown.join('\n')}</Text>
+      <Text>{rows ? rows.marker : answerRows(live.answerTail, width, maxRows).join('\n')}</Text>
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { formatSeconds } from './text/format.js';
+import { thinkingRows } from './text/live-rows.js';
 import { wrapPlain } from './text/markdown.js';
 
 /** The folded line (`▸ Thought for 8.2s · 612 tokens`) or, unfolded, the whole reasoning, dim. */
@@ -20,17 +21,15 @@ export function ReasoningBlock({ text, ms, tokens, open, width }: { text: string
   );
 }
 
-export const THINKING_LINES = 4;
-
-/** While reasoning streams: `Thinking… 8s` and its last few lines, in a block of fixed height. */
-export function ThinkingBlock({ text, elapsedMs, width }: { text: string; elapsedMs: number; width: number }) {
-  const rows = wrapPlain(text.trim().replace(/\n{2,}/g, '\n'), width - 2).split('\n');
-  const tail = rows.slice(-THINKING_LINES);
-  while (tail.length < THINKING_LINES) tail.push('');
+/**
+ * While reasoning streams: `Thinking… 8s` and its last few lines, in a block of fixed height.
+ * With `marker`, the frame writer draws those lines (see LiveRows).
+ */
+export function ThinkingBlock({ text, elapsedMs, width, marker }: { text: string; elapsedMs: number; width: number; marker?: string }) {
   return (
     <Box flexDirection="column">
       <Text color="magenta">Thinking… {Math.floor(elapsedMs / 1000)}s</Text>
-      <Text dimColor>{tail.map((l) => `  ${l}`).join('\n')}</Text>
+      {marker ? <Text>{marker}</Text> : <Text dimColor>{thinkingRows(text, width).map((l) => `  ${l}`).join('\n')}</Text>}
     </Box>
   );
 }

@@ -127,7 +127,7 @@ export class ChatController {
   private running: Promise<void> | undefined;
   private pendingRefresh = false;
   private exitRequested = false;
-  private listeners = new Set<() => void>();
+  private listeners = new Set<(textOnly: boolean) => void>();
   private snap: ChatSnapshot | undefined;
   private job: JobState | undefined;
   private jobAbort: AbortController | undefined;
@@ -334,14 +334,23 @@ export class ChatController {
 
   // ---- subscription -------------------------------------------------------------------------
 
-  subscribe(fn: () => void): () => void {
+  /**
+   * `fn` runs on every change; `textOnly` when the only change is more text in the streaming
+   * turn's answer or reasoning (the screen can then redraw just those rows: see LiveRows).
+   */
+  subscribe(fn: (textOnly: boolean) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
-  private changed(): void {
+  private changed(textOnly = false): void {
     this.snap = undefined;
-    for (const fn of this.listeners) fn();
+    for (const fn of this.listeners) fn(textOnly);
+  }
+
+  /** The streaming turn as it is now (not a snapshot copy): read it, do not change it. */
+  liveTurn(): Readonly<LiveTurn> | undefined {
+    return this.live;
   }
 
   snapshot(): ChatSnapshot {
@@ -600,8 +609,11 @@ export class ChatController {
     };
     try {
       for await (const e of this.session.send(turn, { signal: abort.signal, stream: true })) {
+        const { phase, retry } = live;
+        const printed = this.items.length;
         apply(e);
-        this.changed();
+        const more = e.type === 'content' || e.type === 'reasoning';
+        this.changed(more && live.phase === phase && live.retry === retry && this.items.length === printed);
       }
       turn.status = 'complete';
     } catch (err) {

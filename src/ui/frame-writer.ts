@@ -101,6 +101,8 @@ export interface Diff {
   cursor: Cursor;
   /** Only the end of one line was written, with no cursor moves between lines. */
   smallOnly: boolean;
+  /** How many lines were written (or cleared). */
+  touched: number;
 }
 
 /**
@@ -140,7 +142,7 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
     m.out.push('\x1b[J');
     touched += 2;
   }
-  return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved };
+  return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved, touched };
 }
 
 /** `diffFrames` from Ink's cursor position, back there at the end (bytes only). */
@@ -152,6 +154,34 @@ export function diffLines(prev: readonly string[], next: readonly string[], colu
   return d.bytes + back.out.join('');
 }
 
+/** Ink's eraseLines(n): n erased lines, ending at the start of the first. */
+function eraseLines(n: number): string {
+  return n > 0 ? ERASE_LINE_UP.repeat(n - 1) + ERASE_LAST : '';
+}
+
+const LEADING_ERASE = /^((?:\x1b\[\?25[lh]|\x1b\[\?2026[hl])*)((?:\x1b\[2K\x1b\[1A)*\x1b\[2K\x1b\[G)/;
+
+/** `data` with the erase at its start (if any) widened by `extra` lines; undefined when it has none. */
+export function widenErase(data: string, extra: number): string | undefined {
+  const m = LEADING_ERASE.exec(data);
+  if (!m) return undefined;
+  const count = (m[2]!.length - ERASE_LAST.length) / ERASE_LINE_UP.length + 1;
+  return m[1] + eraseLines(Math.max(0, count + extra)) + data.slice(m[0].length);
+}
+
+/**
+ * Rows drawn by the writer itself, in place of a marker line in Ink's output: the streaming
+ * answer (or the thinking preview), which changes every frame while nothing else does. Ink lays
+ * out and renders one marker line; the writer puts the current rows there each time it writes a
+ * frame, and `repaint()` redraws them between Ink's frames without running React or Ink at all.
+ */
+export interface LiveRowsSource {
+  /** A line of Ink's output equal to this is replaced by the rows. */
+  readonly marker: string;
+  /** The rows to show now (at least one). */
+  rows(): string[];
+}
+
 export class FrameWriter {
   /** What the terminal shows from the start of the last frame on, as lines; undefined when unknown. */
   private lines: string[] | undefined;
@@ -159,6 +189,13 @@ export class FrameWriter {
   private cursor: Cursor | undefined;
   private pending = '';
   private scheduled = false;
+  private slot: LiveRowsSource | undefined;
+  /** Ink's last frame as Ink wrote it (marker included), when it holds the marker; else undefined. */
+  private template: string[] | undefined;
+  /** Where that frame starts in `lines`. */
+  private frameStart = 0;
+  /** Lines the rows added to Ink's last frame: Ink's next erase must cover them too. */
+  private extra = 0;
 
   constructor(
     private readonly out: { write(data: string): unknown },
@@ -167,6 +204,11 @@ export class FrameWriter {
 
   /** Bytes actually sent (for the benchmark and the tests). */
   bytesOut = 0;
+
+  /** Draw `source`'s rows wherever its marker appears in Ink's output. */
+  setLiveRows(source: LiveRowsSource | undefined): void {
+    this.slot = source;
+  }
 
   /**
    * Like `stream.write`: an optional encoding and callback. The callback runs once this write has
@@ -206,35 +248,78 @@ export class FrameWriter {
     this.out.write(bytes);
   }
 
+  private liveRows(): string[] {
+    const rows = this.slot!.rows();
+    return rows.length ? rows : [''];
+  }
+
+  /**
+   * Redraw the live rows now, as a diff against what the screen shows (usually: the new end of
+   * the answer's last line). Does nothing unless Ink's last frame holds the marker.
+   */
+  repaint = (): void => {
+    this.flush();
+    if (!this.slot || !this.template || !this.lines) return;
+    const prev = this.lines.slice(this.frameStart);
+    const rows = this.liveRows();
+    const next = this.template.join('\n').replace(this.slot.marker, rows.join('\n')).split('\n');
+    const from = this.cursor && { row: this.cursor.row - this.frameStart, col: this.cursor.col };
+    const d = diffFrames(prev, next, this.columns(), from);
+    this.lines = [...this.lines.slice(0, this.frameStart), ...next];
+    this.cursor = { row: d.cursor.row + this.frameStart, col: d.cursor.col };
+    this.extra = next.length - this.template.length;
+    // One line changed is drawn as it comes; more at once as one synchronized update.
+    if (d.bytes) this.send(d.touched <= 1 ? d.bytes : SYNC_ON + d.bytes + SYNC_OFF);
+  };
+
   flush = (): void => {
     this.scheduled = false;
-    const data = this.pending;
+    let data = this.pending;
     this.pending = '';
     if (!data) return;
+    // Ink erases as many lines as it wrote last time; the rows may have made that frame taller.
+    const widened = widenErase(data, this.extra);
+    if (widened !== undefined) {
+      data = widened;
+      this.extra = 0;
+    }
+    const marker = this.slot?.marker;
+    const rows = marker !== undefined && data.includes(marker) ? this.liveRows() : undefined;
+    const expand = (s: string) => (rows ? s.replace(marker!, rows.join('\n')) : s);
+    if (rows) this.extra = rows.length - 1;
+    else if (data.includes('\x1b[2J')) this.extra = 0; // Ink cleared the screen and wrote afresh
+    this.template = undefined;
     const frame = parseFrame(data);
     let bytes: string;
     if (!frame || (!frame.content.endsWith('\n') && frame.content !== '')) {
-      bytes = this.restore() + data;
+      bytes = this.restore() + expand(data);
       this.lines = undefined;
-    } else if (frame.erase === 0) {
-      bytes = this.restore() + data;
-      this.lines = frame.content === '' ? this.lines : [...(this.lines?.slice(0, -1) ?? []), ...frame.content.split('\n')];
-      if (this.lines && this.lines.length > 500) this.lines = this.lines.slice(-500);
-    } else if (this.lines && this.lines.length >= frame.erase) {
-      const prev = this.lines.slice(-frame.erase);
-      const next = frame.content === '' ? [''] : frame.content.split('\n');
-      const from = this.cursor && { row: this.cursor.row - (this.lines.length - prev.length), col: this.cursor.col };
-      const d = diffFrames(prev, next, this.columns(), from);
-      this.lines = next.length > 500 ? next.slice(-500) : next;
-      this.cursor = next.length > 500 ? undefined : d.cursor;
-      const codes = data.match(CURSOR_CODES)?.join('') ?? '';
-      bytes = frame.sync && d.bytes && !d.smallOnly ? SYNC_ON + d.bytes + SYNC_OFF : d.bytes;
-      // Showing the cursor again: it must be where Ink thinks it is.
-      if (codes.includes('\x1b[?25h')) bytes += this.restore();
-      bytes += codes;
     } else {
-      bytes = this.restore() + data;
-      this.lines = frame.content === '' ? [''] : frame.content.split('\n');
+      const content = expand(frame.content);
+      const next = content === '' ? [''] : content.split('\n');
+      if (frame.erase === 0) {
+        bytes = this.restore() + expand(data);
+        if (content !== '') this.lines = [...(this.lines?.slice(0, -1) ?? []), ...next];
+        if (this.lines && this.lines.length > 500) this.lines = this.lines.slice(-500);
+        this.frameStart = (this.lines?.length ?? 0) - next.length;
+      } else if (this.lines && this.lines.length >= frame.erase) {
+        const prev = this.lines.slice(-frame.erase);
+        const from = this.cursor && { row: this.cursor.row - (this.lines.length - prev.length), col: this.cursor.col };
+        const d = diffFrames(prev, next, this.columns(), from);
+        this.lines = next.length > 500 ? next.slice(-500) : next;
+        this.cursor = next.length > 500 ? undefined : d.cursor;
+        this.frameStart = this.lines.length - next.length;
+        const codes = data.match(CURSOR_CODES)?.join('') ?? '';
+        bytes = frame.sync && d.bytes && !d.smallOnly ? SYNC_ON + d.bytes + SYNC_OFF : d.bytes;
+        // Showing the cursor again: it must be where Ink thinks it is.
+        if (codes.includes('\x1b[?25h')) bytes += this.restore();
+        bytes += codes;
+      } else {
+        bytes = this.restore() + expand(data);
+        this.lines = next;
+        this.frameStart = 0;
+      }
+      if (rows && this.lines && this.frameStart >= 0) this.template = frame.content.split('\n');
     }
     if (bytes) this.send(bytes);
   };

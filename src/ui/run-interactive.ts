@@ -4,10 +4,11 @@ import { VERSION } from '../cli.js';
 import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
 import type { Settings } from '../core/settings.js';
 import { colourAllowed } from '../core/terminal.js';
-import { App } from './App.js';
+import { App, type LiveDrawing } from './App.js';
 import { ChatController } from './chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
 import { diffingStdout } from './frame-writer.js';
+import { LiveRows } from './live-rows.js';
 import { historyFile } from './prompt-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
@@ -44,8 +45,15 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
       return editInExternalEditor(draft);
     },
   });
+  // The streaming text is drawn by the frame writer between Ink's frames (see LiveRows).
+  let drawing: LiveDrawing | undefined;
+  if (diffing) {
+    const rows = new LiveRows(() => controller.liveTurn());
+    diffing.writer.setLiveRows(rows);
+    drawing = { rows, repaint: diffing.writer.repaint };
+  }
   stdout.write(ENABLE_BRACKETED_PASTE);
-  const instance = render(createElement(App, { controller }), {
+  const instance = render(createElement(App, { controller, drawing }), {
     stdout,
     exitOnCtrlC: false,
     patchConsole: false,

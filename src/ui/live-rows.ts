@@ -1,0 +1,29 @@
+import chalk from 'chalk';
+import type { LiveTurn } from './chat-controller.js';
+import type { LiveRowsSource } from './frame-writer.js';
+import { answerRows, thinkingRows, WrappedText } from './text/live-rows.js';
+
+/**
+ * The streaming turn's changing rows, for the frame writer to draw in place of a marker line
+ * (see LiveRowsSource): the answer's unfinished paragraphs, or the dim thinking preview. The
+ * components render the same rows through the same functions when there is no frame writer
+ * (tests, MEDCHAT_PLAIN_FRAMES=1), so both ways look alike.
+ */
+export class LiveRows implements LiveRowsSource {
+  /** A private-use character around a random tag: no text from the service is ever this line. */
+  readonly marker = `\u{F8FF}${Math.random().toString(36).slice(2, 8)}\u{F8FF}`;
+  /** Set by the view on each render: the width and the most rows the answer may take. */
+  width = 80;
+  maxRows = 10;
+  private readonly answer = new WrappedText(false);
+  private readonly thinking = new WrappedText(true);
+
+  constructor(private readonly live: () => Readonly<LiveTurn> | undefined) {}
+
+  rows(): string[] {
+    const live = this.live();
+    if (live?.phase === 'answer') return answerRows(live.answerTail, this.width, this.maxRows, this.answer);
+    if (live?.phase === 'reasoning') return thinkingRows(live.reasoning, this.width, this.thinking).map((r) => chalk.dim(`  ${r}`));
+    return [];
+  }
+}

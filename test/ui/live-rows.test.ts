@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FrameWriter, widenErase } from '../../src/ui/frame-writer.js';
+import { answerRows, thinkingRows, WrappedText } from '../../src/ui/text/live-rows.js';
+import { VirtualTerminal } from '../support/vt.js';
+
+const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
+
+/** A text with everything that moves row breaks: long words, blank lines, tabs, wide characters. */
+function sampleText(seed: number): string {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = ['dose', 'paracetamol', 'every', 'four', 'hours', 'x'.repeat(70), '\t', '退烧药', '', '\n', '\n\n', ' '];
+  let s = '';
+  while (s.length < 3000) s += words[Math.floor(rnd() * words.length)] + (rnd() < 0.8 ? ' ' : '');
+  return s;
+}
+
+test('the streaming rows, updated chunk by chunk, are exactly the rows of the whole text wrapped afresh', () => {
+  for (const seed of [1, 2, 3]) {
+    const text = sampleText(seed);
+    const answer = new WrappedText(false);
+    const thinking = new WrappedText(true);
+    for (let end = 0; end <= text.length; end += 1 + (end % 7)) {
+      const part = text.slice(0, end);
+      assert.deepEqual(answerRows(part, 50, 12, answer), answerRows(part, 50, 12), `answer at ${end}`);
+      assert.deepEqual(thinkingRows(part, 50, thinking), thinkingRows(part, 50), `thinking at ${end}`);
+    }
+    // A paragraph moved out (the text no longer extends the last one) or a new width: starts over.
+    assert.deepEqual(answerRows('new para', 50, 12, answer), ['new para']);
+    assert.deepEqual(answerRows(text, 30, 12, answer), answerRows(text, 30, 12));
+  }
+});
+
+test('the answer rows: leading blank lines dropped, wrapped to the width, the last rows only, never none', () => {
+  assert.deepEqual(answerRows('\n\nfirst line\n\nsecond', 40, 10), ['first line', '', 'second']);
+  assert.deepEqual(answerRows('', 40, 10), ['']);
+  assert.deepEqual(answerRows('one two three four five six', 20, 10), ['one two three four', 'five six']);
+  assert.deepEqual(answerRows('a\nb\nc\nd', 40, 2), ['c', 'd']);
+  // The thinking preview: always four rows, blank lines dropped.
+  assert.deepEqual(thinkingRows('first\n\n\nsecond\n', 40), ['first', 'second', '', '']);
+});
+
+test('Ink erases cover the rows the writer added to its last frame', () => {
+  assert.equal(widenErase(erase(3) + 'x\n', 2), erase(5) + 'x\n');
+  assert.equal(widenErase('\x1b[?2026h' + erase(2) + 'x\n', 1), '\x1b[?2026h' + erase(3) + 'x\n');
+  assert.equal(widenErase('plain\n', 2), undefined);
+});
+
+test('the frame writer draws the live rows in place of the marker, and redraws them alone between Ink frames', () => {
+  const vt = new VirtualTerminal(40);
+  let sent = '';
+  const w = new FrameWriter({ write: (d: string) => ((sent += d), vt.write(d)) }, () => 40);
+  let rows = ['Paracetamol'];
+  w.setLiveRows({ marker: '<live>', rows: () => rows });
+  const ink = (d: string) => {
+    w.write(d);
+    w.flush();
+  };
+  const LIVE = '\n<live>\n\n╭ input ╮\nfooter\n'; // Ink counts 6 lines: its output and the one under it
+  const screen = (printed: string[], r: string[], footer = 'footer') => [...printed, '', ...r, '', '╭ input ╮', footer];
+
+  ink('› dose?\n' + LIVE); // the question printed (<Static>), then the live region
+  assert.deepEqual(vt.lines(), screen(['› dose?'], ['Paracetamol']));
+
+  // The text grows on its line: only the new end is sent.
+  rows = ['Paracetamol 500 mg'];
+  sent = '';
+  w.repaint();
+  assert.deepEqual(vt.lines(), screen(['› dose?'], rows));
+  assert.ok(sent.endsWith(' 500 mg') && sent.length < 20, JSON.stringify(sent));
+
+  // A second and third row: the input and footer move down.
+  rows = ['Paracetamol 500 mg every four to six', 'hours'];
+  w.repaint();
+  assert.deepEqual(vt.lines(), screen(['› dose?'], rows));
+  rows = ['Paracetamol 500 mg every four to six', 'hours, at most', 'four grams a day.'];
+  w.repaint();
+  assert.deepEqual(vt.lines(), screen(['› dose?'], rows));
+
+  // Ink's next frame erases its own 6 lines plus the 2 the rows added; nothing is left behind.
+  ink(erase(6) + LIVE.replace('footer', 'footer · 3 tok/s'));
+  assert.deepEqual(vt.lines(), screen(['› dose?'], rows, 'footer · 3 tok/s'));
+
+  // A paragraph printed above (Ink's <Static>: erase, print, live region again), and fewer rows.
+  rows = ['next'];
+  ink(erase(6) + '\nParacetamol 500 mg.\n' + LIVE);
+  assert.deepEqual(vt.lines(), screen(['› dose?', '', 'Paracetamol 500 mg.'], ['next']));
+
+  // The answer ends: Ink's frame has no marker, and repaint has nothing to draw.
+  ink(erase(6) + '\nnext\n\n╭ input ╮\nfooter\n');
+  sent = '';
+  w.repaint();
+  assert.equal(sent, '');
+  assert.deepEqual(vt.lines(), screen(['› dose?', '', 'Paracetamol 500 mg.'], ['next']));
+});
