@@ -18,12 +18,17 @@ export class LiveRows implements LiveRowsSource {
   private readonly answer = new WrappedText(false);
   private readonly thinking = new WrappedText(true);
 
-  constructor(private readonly live: () => Readonly<LiveTurn> | undefined) {}
+  /** `columns`: the terminal's width now (narrower than `width` for a moment after a resize). */
+  constructor(
+    private readonly live: () => Readonly<LiveTurn> | undefined,
+    private readonly columns: () => number = () => Infinity,
+  ) {}
 
   rows(): string[] {
     const live = this.live();
-    if (live?.phase === 'answer') return answerRows(live.answerTail, this.width, this.maxRows, this.answer);
-    if (live?.phase === 'reasoning') return thinkingRows(live.reasoning, this.width, this.thinking).map((r) => chalk.dim(`  ${r}`));
+    const width = Math.min(this.width, this.columns());
+    if (live?.phase === 'answer') return answerRows(live.answerTail, width, this.maxRows, this.answer);
+    if (live?.phase === 'reasoning') return thinkingRows(live.reasoning, width, this.thinking).map((r) => chalk.dim(`  ${r}`));
     return [];
   }
 }

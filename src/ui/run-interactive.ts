@@ -1,3 +1,4 @@
+import chalk from 'chalk';
 import { createElement } from 'react';
 import { render } from 'ink';
 import { VERSION } from '../cli.js';
@@ -24,6 +25,9 @@ export interface InteractiveOptions {
 }
 
 export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {
+  // Ink styles through chalk, which does not read NO_COLOR: without colour, no styling at all.
+  const colour = colourAllowed(process.stdout);
+  if (!colour) chalk.level = 0;
   // Ink's frames go through a line differ (see frame-writer.ts); MEDCHAT_PLAIN_FRAMES=1 turns it off.
   const diffing = process.env.MEDCHAT_PLAIN_FRAMES === '1' ? undefined : diffingStdout(process.stdout);
   const stdout = diffing ? diffing.stream : process.stdout;
@@ -33,7 +37,7 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
     resume: opts.resume,
     incognito: opts.incognito,
     demo: opts.demo,
-    previewProtocol: colourAllowed(process.stdout) ? 'blocks' : 'ascii',
+    previewProtocol: colour ? 'blocks' : 'ascii',
     version: VERSION,
     columns: stdout.columns || 80,
     rows: stdout.rows || 24,
@@ -48,7 +52,7 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
   // The streaming text is drawn by the frame writer between Ink's frames (see LiveRows).
   let drawing: LiveDrawing | undefined;
   if (diffing) {
-    const rows = new LiveRows(() => controller.liveTurn());
+    const rows = new LiveRows(() => controller.liveTurn(), () => Math.max(20, process.stdout.columns || 80));
     diffing.writer.setLiveRows(rows);
     drawing = { rows, repaint: diffing.writer.repaint };
   }

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { REPO, waitFor } from '../support/cli.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+
+// A long answer streaming in a real terminal: what the user sees while it streams and after.
+const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
+const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+
+let double: ServiceDouble;
+const panes: TmuxPane[] = [];
+before(async () => {
+  double = await startServiceDouble();
+});
+after(async () => {
+  for (const p of panes) p.kill();
+  await double.close();
+});
+
+const PARAGRAPHS = [
+  'Paragraph one says that paracetamol is taken every four to six hours and that adults take at most four grams in a day.',
+  'Paragraph two says that ibuprofen is taken with food, and that people with stomach ulcers or kidney disease should ask first.',
+  'Paragraph three says that a fever in a baby under three months needs a doctor the same day, whatever the number on the thermometer.',
+  'Paragraph four ends the answer.',
+];
+const words = (s: string) => s.split(/(?<= )/);
+
+function pane(env: Record<string, string> = {}): TmuxPane {
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-stream', ...env }, { width: 60, height: 24 });
+  panes.push(p);
+  return p;
+}
+
+test('a long answer streams in place: the thinking preview, then the text as it grows, each paragraph printed once', { skip }, async () => {
+  const reasoning = words('First I recall the usual doses. Then the warnings that matter most. Then what to say about babies. ').flatMap((w) => [w, w]);
+  double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
+  const p = pane();
+  await p.ready();
+  await p.send('doses?');
+  await p.waitForText('Thinking…');
+  await p.waitForText(/ {2}\S.*usual doses/);
+  // Mid-answer: part of the text is on screen before the answer ends, and no placeholder ever shows.
+  await waitFor(() => p.screen().includes('Paragraph two says'), 10_000, 'the second paragraph streaming');
+  const mid = p.screen();
+  assert.ok(!mid.includes('Paragraph four ends'), 'the answer is still streaming');
+  assert.ok(!mid.includes('\u{F8FF}'), mid);
+  await p.waitForText(/tok\/s · \d+ in/);
+  const screen = p.screen();
+  assert.ok(!screen.includes('\u{F8FF}'), screen);
+  assert.match(screen, /▸ Thought for [\d.]+s/);
+  // Every paragraph once, in order; the input box and footer after them, once.
+  const text = screen.replace(/\s+/g, ' ');
+  let at = 0;
+  for (const para of PARAGRAPHS) {
+    const i = text.indexOf(para, at);
+    assert.ok(i >= at, `${para}\n--- screen ---\n${screen}`);
+    assert.equal(text.split(para).length, 2, `printed once: ${para}`);
+    at = i + para.length;
+  }
+  assert.equal(screen.split('│ ›').length, 2, screen);
+});
+
+test('NO_COLOR: the chat screen writes no colour or styling, streaming or not', { skip }, async () => {
+  double.chat.enqueue({ reasoning: words('Thinking about it. '), content: [...words(PARAGRAPHS[0]!), '\n\n', ...words(PARAGRAPHS[3]!)], paceMs: 20 });
+  const p = pane({ NO_COLOR: '1' });
+  await p.ready();
+  const styled = () => p.tmux('capture-pane', '-p', '-e', '-t', p.name);
+  await p.send('doses?');
+  await waitFor(() => p.screen().includes('Paragraph one says'), 10_000, 'the answer streaming');
+  assert.doesNotMatch(styled(), /\x1b\[/);
+  await p.waitForText(/tok\/s · \d+ in/);
+  assert.doesNotMatch(styled(), /\x1b\[/);
+});
