@@ -5,7 +5,7 @@ import { matchCommands } from './commands/index.js';
 import { Footer } from './Footer.js';
 import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
-import type { LiveRows } from './live-rows.js';
+import type { LiveDrawing } from './live-drawing.js';
 import { LiveTurnView } from './LiveTurn.js';
 import { Transcript } from './Transcript.js';
 import * as ed from './text/editor.js';
@@ -15,15 +15,9 @@ import { useChat } from './use-chat.js';
 const EXIT_WINDOW_MS = 2000;
 const RESIZE_SETTLE_MS = 250;
 
-/** A frame writer drawing the streaming rows (see LiveRows): the rows, and how to redraw them. */
-export interface LiveDrawing {
-  rows: LiveRows;
-  repaint: () => void;
-}
-
 /** The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller calls. */
 export function App({ controller, drawing }: { controller: ChatController; drawing?: LiveDrawing }) {
-  const snap = useChat(controller, drawing?.repaint);
+  const snap = useChat(controller, drawing);
   const { exit } = useApp();
   const { stdout } = useStdout();
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
@@ -184,9 +178,10 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
   const busy = snap.live !== undefined || snap.job !== undefined;
+  const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
   return (
     <Box flexDirection="column">
-      <Transcript key={snap.epoch} items={snap.items} showReasoning={snap.showReasoning} width={width} />
+      <Transcript key={snap.epoch} items={printed} showReasoning={snap.showReasoning} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       <Box marginTop={1} flexDirection="column">

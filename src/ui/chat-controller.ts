@@ -33,6 +33,12 @@ export type StaticItem =
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 export type NewItem = DistributiveOmit<StaticItem, 'id'>;
 
+/**
+ * What changed, for a screen that can draw some changes without re-rendering: `text`, only more
+ * text in the streaming turn; `paragraphs`, that and finished answer paragraphs added to `items`.
+ */
+export type Change = 'text' | 'paragraphs' | 'any';
+
 /** Work other than an answer that holds the screen (a retexture job, /compact): one live line, Esc stops it. */
 export interface JobState {
   label: string;
@@ -127,7 +133,7 @@ export class ChatController {
   private running: Promise<void> | undefined;
   private pendingRefresh = false;
   private exitRequested = false;
-  private listeners = new Set<(textOnly: boolean) => void>();
+  private listeners = new Set<(change: Change) => void>();
   private snap: ChatSnapshot | undefined;
   private job: JobState | undefined;
   private jobAbort: AbortController | undefined;
@@ -334,18 +340,15 @@ export class ChatController {
 
   // ---- subscription -------------------------------------------------------------------------
 
-  /**
-   * `fn` runs on every change; `textOnly` when the only change is more text in the streaming
-   * turn's answer or reasoning (the screen can then redraw just those rows: see LiveRows).
-   */
-  subscribe(fn: (textOnly: boolean) => void): () => void {
+  /** `fn` runs on every change, told what kind of change it was (see Change). */
+  subscribe(fn: (change: Change) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
 
-  private changed(textOnly = false): void {
+  private changed(change: Change = 'any'): void {
     this.snap = undefined;
-    for (const fn of this.listeners) fn(textOnly);
+    for (const fn of this.listeners) fn(change);
   }
 
   /** The streaming turn as it is now (not a snapshot copy): read it, do not change it. */
@@ -612,8 +615,9 @@ export class ChatController {
         const { phase, retry } = live;
         const printed = this.items.length;
         apply(e);
-        const more = e.type === 'content' || e.type === 'reasoning';
-        this.changed(more && live.phase === phase && live.retry === retry && this.items.length === printed);
+        const more = (e.type === 'content' || e.type === 'reasoning') && live.phase === phase && live.retry === retry;
+        const added = this.items.slice(printed);
+        this.changed(!more ? 'any' : added.length === 0 ? 'text' : added.every((i) => i.kind === 'answer') ? 'paragraphs' : 'any');
       }
       turn.status = 'complete';
     } catch (err) {

@@ -19,6 +19,8 @@ const SYNC_OFF = '\x1b[?2026l';
 const ERASE_LINE_UP = '\x1b[2K\x1b[1A';
 const ERASE_LAST = '\x1b[2K\x1b[G';
 const CURSOR_CODES = /\x1b\[\?25[lh]/g;
+/** Cursor show/hide and synchronized-output marks: writes of only these carry no content. */
+const MODE_CODES = /\x1b\[\?(?:25|2026)[lh]/g;
 /** Only colour codes (and cursor show/hide) may appear inside diffable content. */
 const FOREIGN_ESCAPE = /\x1b(?!\[[0-9;]*m)|\r/;
 
@@ -196,6 +198,8 @@ export class FrameWriter {
   private frameStart = 0;
   /** Lines the rows added to Ink's last frame: Ink's next erase must cover them too. */
   private extra = 0;
+  /** Where in `pending` the last write with content began. */
+  private lastWriteAt = 0;
 
   constructor(
     private readonly out: { write(data: string): unknown },
@@ -216,7 +220,10 @@ export class FrameWriter {
    */
   write = (data: string | Uint8Array, encOrCb?: unknown, cb?: unknown): boolean => {
     const done = typeof encOrCb === 'function' ? encOrCb : typeof cb === 'function' ? cb : undefined;
-    this.pending += typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    // Ink writes its live region last (after any <Static> output): remember where that write began.
+    if (text.replace(MODE_CODES, '') !== '') this.lastWriteAt = this.pending.length;
+    this.pending += text;
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(this.flush);
@@ -253,6 +260,25 @@ export class FrameWriter {
     return rows.length ? rows : [''];
   }
 
+  /** Ink's last frame with the current rows in place of the marker. */
+  private expanded(template: string[]): string[] {
+    return template.join('\n').replace(this.slot!.marker, this.liveRows().join('\n')).split('\n');
+  }
+
+  /** Draw `next` in place of Ink's last frame (from `frameStart` on), as a diff; `above` of its lines are printed for good. */
+  private redraw(next: string[], above: number): void {
+    const prev = this.lines!.slice(this.frameStart);
+    const from = this.cursor && { row: this.cursor.row - this.frameStart, col: this.cursor.col };
+    const d = diffFrames(prev, next, this.columns(), from);
+    // Lines above Ink's frame are never drawn again: keep only the frame (and what was just printed).
+    this.lines = next;
+    this.cursor = d.cursor;
+    this.frameStart = above;
+    this.extra = next.length - above - this.template!.length;
+    // One line changed is drawn as it comes; more at once as one synchronized update.
+    if (d.bytes) this.send(d.touched <= 1 ? d.bytes : SYNC_ON + d.bytes + SYNC_OFF);
+  }
+
   /**
    * Redraw the live rows now, as a diff against what the screen shows (usually: the new end of
    * the answer's last line). Does nothing unless Ink's last frame holds the marker.
@@ -260,16 +286,19 @@ export class FrameWriter {
   repaint = (): void => {
     this.flush();
     if (!this.slot || !this.template || !this.lines) return;
-    const prev = this.lines.slice(this.frameStart);
-    const rows = this.liveRows();
-    const next = this.template.join('\n').replace(this.slot.marker, rows.join('\n')).split('\n');
-    const from = this.cursor && { row: this.cursor.row - this.frameStart, col: this.cursor.col };
-    const d = diffFrames(prev, next, this.columns(), from);
-    this.lines = [...this.lines.slice(0, this.frameStart), ...next];
-    this.cursor = { row: d.cursor.row + this.frameStart, col: d.cursor.col };
-    this.extra = next.length - this.template.length;
-    // One line changed is drawn as it comes; more at once as one synchronized update.
-    if (d.bytes) this.send(d.touched <= 1 ? d.bytes : SYNC_ON + d.bytes + SYNC_OFF);
+    this.redraw(this.expanded(this.template), 0);
+  };
+
+  /**
+   * Print `printed` (finished lines, already styled and wrapped to the width) above Ink's live
+   * region, as Ink's <Static> would: the region moves down under them. Returns false, printing
+   * nothing, when Ink's last frame is not known here (then let Ink print them).
+   */
+  print = (printed: string[]): boolean => {
+    this.flush();
+    if (!this.slot || !this.template || !this.lines || printed.length > 300) return false;
+    this.redraw([...printed, ...this.expanded(this.template)], printed.length);
+    return true;
   };
 
   flush = (): void => {
@@ -277,6 +306,9 @@ export class FrameWriter {
     let data = this.pending;
     this.pending = '';
     if (!data) return;
+    // The lines of Ink's live region: its last write (anything before it was <Static> output).
+    const liveLines = data.slice(this.lastWriteAt).split('\n').length;
+    this.lastWriteAt = 0;
     // Ink erases as many lines as it wrote last time; the rows may have made that frame taller.
     const widened = widenErase(data, this.extra);
     if (widened !== undefined) {
@@ -301,14 +333,12 @@ export class FrameWriter {
         bytes = this.restore() + expand(data);
         if (content !== '') this.lines = [...(this.lines?.slice(0, -1) ?? []), ...next];
         if (this.lines && this.lines.length > 500) this.lines = this.lines.slice(-500);
-        this.frameStart = (this.lines?.length ?? 0) - next.length;
       } else if (this.lines && this.lines.length >= frame.erase) {
         const prev = this.lines.slice(-frame.erase);
         const from = this.cursor && { row: this.cursor.row - (this.lines.length - prev.length), col: this.cursor.col };
         const d = diffFrames(prev, next, this.columns(), from);
         this.lines = next.length > 500 ? next.slice(-500) : next;
         this.cursor = next.length > 500 ? undefined : d.cursor;
-        this.frameStart = this.lines.length - next.length;
         const codes = data.match(CURSOR_CODES)?.join('') ?? '';
         bytes = frame.sync && d.bytes && !d.smallOnly ? SYNC_ON + d.bytes + SYNC_OFF : d.bytes;
         // Showing the cursor again: it must be where Ink thinks it is.
@@ -317,9 +347,15 @@ export class FrameWriter {
       } else {
         bytes = this.restore() + expand(data);
         this.lines = next;
-        this.frameStart = 0;
       }
-      if (rows && this.lines && this.frameStart >= 0) this.template = frame.content.split('\n');
+      if (rows && this.lines) {
+        const live = frame.content.split('\n').slice(-liveLines);
+        const start = this.lines.length - (live.length + rows.length - 1);
+        if (start >= 0 && live.some((l) => l.includes(marker!))) {
+          this.template = live;
+          this.frameStart = start;
+        }
+      }
     }
     if (bytes) this.send(bytes);
   };

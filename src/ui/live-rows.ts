@@ -21,7 +21,7 @@ export class LiveRows implements LiveRowsSource {
   /** `columns`: the terminal's width now (narrower than `width` for a moment after a resize). */
   constructor(
     private readonly live: () => Readonly<LiveTurn> | undefined,
-    private readonly columns: () => number = () => Infinity,
+    private readonly columns: () => number,
   ) {}
 
   rows(): string[] {

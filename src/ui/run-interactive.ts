@@ -5,11 +5,11 @@ import { VERSION } from '../cli.js';
 import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
 import type { Settings } from '../core/settings.js';
 import { colourAllowed } from '../core/terminal.js';
-import { App, type LiveDrawing } from './App.js';
+import { App } from './App.js';
 import { ChatController } from './chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
 import { diffingStdout } from './frame-writer.js';
-import { LiveRows } from './live-rows.js';
+import { LiveDrawing } from './live-drawing.js';
 import { historyFile } from './prompt-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
 
@@ -49,13 +49,8 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
       return editInExternalEditor(draft);
     },
   });
-  // The streaming text is drawn by the frame writer between Ink's frames (see LiveRows).
-  let drawing: LiveDrawing | undefined;
-  if (diffing) {
-    const rows = new LiveRows(() => controller.liveTurn(), () => Math.max(20, process.stdout.columns || 80));
-    diffing.writer.setLiveRows(rows);
-    drawing = { rows, repaint: diffing.writer.repaint };
-  }
+  // The streaming turn is drawn by the frame writer between Ink's frames (see LiveDrawing).
+  const drawing = diffing && new LiveDrawing(controller, diffing.writer, () => Math.max(20, process.stdout.columns || 80));
   stdout.write(ENABLE_BRACKETED_PASTE);
   const instance = render(createElement(App, { controller, drawing }), {
     stdout,

@@ -1,40 +1,57 @@
-import { useEffect, useState } from 'react';
-import type { ChatController, ChatSnapshot } from './chat-controller.js';
+import { useEffect, useRef, useState } from 'react';
+import type { Change, ChatController, ChatSnapshot } from './chat-controller.js';
+import type { LiveDrawing } from './live-drawing.js';
 
 /** At most one redraw per this many milliseconds while an answer streams (issue 3 allows 30–60). */
 export const FRAME_MS = 60;
 
 /**
  * The only bridge between the chat controller (which consumes core's stream events) and React:
- * every change is coalesced, and the screen gets at most one new frame per `frameMs`. With
- * `repaint` (a frame writer draws the streaming rows), a frame in which only the streaming text
- * grew is drawn by `repaint` alone: no new snapshot, so neither React nor Ink runs.
+ * every change is coalesced, and the screen gets at most one new frame per `frameMs`. With a
+ * `drawing` (a frame writer draws the streaming turn), a frame in which only the streaming text
+ * grew, or finished paragraphs were added, is drawn by it alone: no new snapshot, so neither
+ * React nor Ink runs.
  */
-export function useChat(controller: ChatController, repaint?: () => void, frameMs = FRAME_MS): ChatSnapshot {
+export function useChat(controller: ChatController, drawing?: LiveDrawing, frameMs = FRAME_MS): ChatSnapshot {
   const [snap, setSnap] = useState(() => controller.snapshot());
+  const rendered = useRef(snap);
+  rendered.current = snap;
   useEffect(() => {
     let timer: NodeJS.Timeout | undefined;
     let lastFlush = 0;
-    let structural = false;
+    let change: Change | undefined = 'any';
+    let given = controller.snapshot();
+    const render = () => {
+      given = controller.snapshot();
+      setSnap(given);
+    };
     const flush = () => {
       timer = undefined;
       lastFlush = Date.now();
-      if (repaint && !structural) return repaint();
-      structural = false;
-      setSnap(controller.snapshot());
+      const c = change;
+      change = undefined;
+      // Drawn directly only once React has rendered what it was last given (so nothing it is
+      // still to print could end up below a paragraph printed here).
+      if (!drawing || c === 'any' || rendered.current !== given) return render();
+      if (c === 'paragraphs') {
+        const now = controller.snapshot();
+        if (!drawing.print(now.items.slice(given.items.length), now.epoch)) return render();
+        given = now;
+        rendered.current = now; // React has nothing more to print for these
+      }
+      drawing.repaint();
     };
-    const unsubscribe = controller.subscribe((textOnly) => {
-      if (!textOnly) structural = true;
+    const unsubscribe = controller.subscribe((c) => {
+      change = change === 'any' || c === 'any' ? 'any' : change === 'paragraphs' || c === 'paragraphs' ? 'paragraphs' : 'text';
       if (timer) return;
       timer = setTimeout(flush, Math.max(0, frameMs - (Date.now() - lastFlush)));
     });
-    structural = true;
     flush();
     return () => {
       unsubscribe();
       if (timer) clearTimeout(timer);
     };
-  }, [controller, repaint, frameMs]);
+  }, [controller, drawing, frameMs]);
   return snap;
 }
 

@@ -51,10 +51,10 @@ test('a long answer streams in place: the thinking preview, then the text as it 
   const screen = p.screen();
   assert.ok(!screen.includes('\u{F8FF}'), screen);
   assert.match(screen, /▸ Thought for [\d.]+s/);
-  // Every paragraph once, in order; the input box and footer after them, once.
+  // The question, the folded reasoning, every paragraph once and in order, then the input box, once.
   const text = screen.replace(/\s+/g, ' ');
   let at = 0;
-  for (const para of PARAGRAPHS) {
+  for (const para of ['› doses?', '▸ Thought for', ...PARAGRAPHS, '│ ›']) {
     const i = text.indexOf(para, at);
     assert.ok(i >= at, `${para}\n--- screen ---\n${screen}`);
     assert.equal(text.split(para).length, 2, `printed once: ${para}`);

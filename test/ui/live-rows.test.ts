@@ -94,3 +94,26 @@ test('the frame writer draws the live rows in place of the marker, and redraws t
   assert.equal(sent, '');
   assert.deepEqual(vt.lines(), screen(['› dose?', '', 'Paracetamol 500 mg.'], ['next']));
 });
+
+test('finished paragraphs are printed above the live region by the writer, as Ink would print them', () => {
+  const vt = new VirtualTerminal(40);
+  const w = new FrameWriter({ write: (d: string) => vt.write(d) }, () => 40);
+  let rows = ['First paragraph, still', 'being written'];
+  w.setLiveRows({ marker: '<live>', rows: () => rows });
+  const LIVE = '\n<live>\n\n╭ input ╮\nfooter\n';
+  w.write('› dose?\n'); // Ink: the <Static> output, then the live region, in separate writes
+  w.write(LIVE);
+  w.flush();
+  rows = ['Second'];
+  assert.equal(w.print(['', 'First paragraph, still being written.']), true);
+  assert.deepEqual(vt.lines(), ['› dose?', '', 'First paragraph, still being written.', '', 'Second', '', '╭ input ╮', 'footer']);
+  // Ink's next frame erases only its own region: the printed paragraph stays.
+  rows = ['Second paragraph.'];
+  w.write(erase(6) + LIVE.replace('footer', 'footer · done'));
+  w.flush();
+  assert.deepEqual(vt.lines(), ['› dose?', '', 'First paragraph, still being written.', '', 'Second paragraph.', '', '╭ input ╮', 'footer · done']);
+  // Without a known frame (anything but Ink wrote last), it declines and Ink prints instead.
+  w.write('\x1b[2J\x1b[H');
+  w.flush();
+  assert.equal(w.print(['', 'x']), false);
+});

@@ -1,0 +1,50 @@
+import chalk from 'chalk';
+import type { ChatController, StaticItem } from './chat-controller.js';
+import type { FrameWriter } from './frame-writer.js';
+import { LiveRows } from './live-rows.js';
+import { renderMarkdown } from './text/markdown.js';
+import { textWidth, wrapLine } from './text/width.js';
+
+/**
+ * While an answer streams, most frames change nothing but its text, and now and then a finished
+ * paragraph is printed above. Both are drawn here, through the frame writer, without React or
+ * Ink: `repaint` redraws the streaming rows, `print` prints finished paragraphs the way the
+ * transcript's <Static> would. Everything else (and any time the writer cannot) goes through Ink.
+ */
+export class LiveDrawing {
+  readonly rows: LiveRows;
+  /** Items printed here, as `epoch:id`: <Static> must not print them again in that epoch. */
+  private readonly printed = new Set<string>();
+
+  constructor(
+    controller: ChatController,
+    private readonly writer: FrameWriter,
+    private readonly columns: () => number,
+  ) {
+    this.rows = new LiveRows(() => controller.liveTurn(), columns);
+    writer.setLiveRows(this.rows);
+  }
+
+  repaint = (): void => this.writer.repaint();
+
+  /** Print finished answer paragraphs now; false (nothing printed) when Ink has to. */
+  print(items: readonly StaticItem[], epoch: number): boolean {
+    if (!items.every((i) => i.kind === 'answer')) return false;
+    const width = Math.min(this.rows.width, this.columns());
+    const lines = items.flatMap((i) => answerLines(i.kind === 'answer' ? i.text : '', width));
+    if (!this.writer.print(lines)) return false;
+    for (const i of items) this.printed.add(`${epoch}:${i.id}`);
+    return true;
+  }
+
+  /** The items <Static> is to print: all but those printed here in this epoch. */
+  forStatic(items: readonly StaticItem[], epoch: number): readonly StaticItem[] {
+    return this.printed.size ? items.filter((i) => !this.printed.has(`${epoch}:${i.id}`)) : items;
+  }
+}
+
+/** A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`. */
+export function answerLines(text: string, width: number): string[] {
+  const body = renderMarkdown(text, { width, colour: chalk.level > 0 }).split('\n');
+  return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width) : [l]))];
+}
