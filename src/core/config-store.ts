@@ -1,41 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
+import { loadConf } from './conf-loader.js';
 import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { configDir } from './paths.js';
 import { isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
 
-/** The config file (`conf`), written 0600 in a 0700 folder. Unknown keys in the file are ignored. */
+/**
+ * The config file (`conf`), written 0600 in a 0700 folder. Unknown keys in the file are ignored.
+ * Reads parse the JSON file directly, as conf itself does; conf is loaded only to write (set/unset).
+ */
 export class ConfigStore {
-  private readonly conf: Conf<Record<string, ConfigValue>>;
+  readonly path: string;
+  private readonly cwd: string;
+  private conf: Conf<Record<string, ConfigValue>> | undefined;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
-    const cwd = configDir(env);
-    const file = path.join(cwd, 'config.json');
+    this.cwd = configDir(env);
+    this.path = path.resolve(this.cwd, 'config.json'); // where conf puts it (cwd + configName + '.json')
     try {
-      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      fs.mkdirSync(this.cwd, { recursive: true, mode: 0o700 });
     } catch {
       // Reading still works without the folder; writing reports its own error.
     }
-    try {
-      this.conf = new Conf<Record<string, ConfigValue>>({
-        projectName: 'medchat',
-        projectSuffix: '',
-        cwd,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-      });
-      // Touch the store once so a corrupt file is reported here, not later.
-      void this.conf.store;
-    } catch (err) {
-      throw corruptConfig(file, err);
-    }
-  }
-
-  get path(): string {
-    return this.conf.path;
+    // Read the file once so a corrupt file is reported here, not later.
+    this.read();
   }
 
   get(key: ConfigKey): ConfigValue | undefined {
@@ -50,31 +40,57 @@ export class ConfigStore {
   }
 
   set(key: ConfigKey, value: ConfigValue): void {
-    this.write(() => this.conf.set(key, value));
+    this.write((conf) => conf.set(key, value));
   }
 
   unset(key: ConfigKey): void {
-    this.write(() => this.conf.delete(key));
+    this.write((conf) => conf.delete(key));
   }
 
+  /** What conf's `store` getter returns: the parsed file as a prototype-less object ({} when there is no file). */
   private read(): Record<string, ConfigValue> {
+    let store: Record<string, ConfigValue>;
     try {
-      const store = this.conf.store;
-      if (typeof store !== 'object' || store === null || Array.isArray(store)) throw new Error('not an object');
-      return store;
+      store = Object.assign(Object.create(null) as Record<string, ConfigValue>, JSON.parse(fs.readFileSync(this.path, 'utf8')));
     } catch (err) {
-      throw corruptConfig(this.conf.path, err);
+      if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw corruptConfig(this.path, err);
+      try {
+        fs.mkdirSync(path.dirname(this.path), { recursive: true }); // as conf does on a missing file
+      } catch (mkdirErr) {
+        throw corruptConfig(this.path, mkdirErr);
+      }
+      return Object.create(null) as Record<string, ConfigValue>;
     }
+    return store;
   }
 
-  private write(action: () => void): void {
+  private writer(): Conf<Record<string, ConfigValue>> {
+    if (this.conf) return this.conf;
+    const ConfClass = loadConf();
     try {
-      action();
-      fs.chmodSync(this.conf.path, 0o600);
+      this.conf = new ConfClass<Record<string, ConfigValue>>({
+        projectName: 'medchat',
+        projectSuffix: '',
+        cwd: this.cwd,
+        configName: 'config',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+      });
+    } catch (err) {
+      throw corruptConfig(this.path, err);
+    }
+    return this.conf;
+  }
+
+  private write(action: (conf: Conf<Record<string, ConfigValue>>) => void): void {
+    const conf = this.writer();
+    try {
+      action(conf);
+      fs.chmodSync(this.path, 0o600);
     } catch (err) {
       if (err instanceof MedchatError) throw err;
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new MedchatError(`cannot write the config file ${this.conf.path} (${code}); check its folder's permissions`, ExitCode.usage);
+      throw new MedchatError(`cannot write the config file ${this.path} (${code}); check its folder's permissions`, ExitCode.usage);
     }
   }
 }
