@@ -17,6 +17,22 @@ const lazyConf = {
   },
 };
 
+// yoga-layout (Ink's layout engine) carries its wasm as a base64 data: URL and, when `fetch` exists, loads it with
+// fetch(). In Node the first read of the global `fetch` loads undici, and fetching a data: URL runs all of it: ~25 ms
+// on the way to the chat screen's first paint. Without `fetch` the same loader decodes the base64 itself (atob) and
+// instantiates the same bytes.
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const uses = source.split('typeof fetch').length - 1;
+      if (uses !== 2) throw new Error(`yoga-without-fetch: expected 2 uses of \`typeof fetch\` in ${args.path}, found ${uses}`);
+      return { contents: source.replaceAll('typeof fetch', '"undefined"'), loader: 'js' };
+    });
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so a test run reading dist/ never sees it half-written.
 const tmp = `dist.tmp-${process.pid}`;
@@ -41,7 +57,7 @@ await build({
     // Some bundled CommonJS modules call require(); give them one.
     js: "import { createRequire as __medchatCreateRequire } from 'node:module'; const require = __medchatCreateRequire(import.meta.url);",
   },
-  plugins: [lazyConf],
+  plugins: [lazyConf, yogaWithoutFetch],
   logLevel: 'warning',
 });
 
