@@ -2,6 +2,7 @@
 // so `--version`, `--help` and one-shot mode never parse Ink or React.
 import { build } from 'esbuild';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 // conf, the config file's writer, imports ajv, semver, node:crypto… at its top level (tens of ms). Only writes need it
 // (reads are plain JSON, src/core/config-store.ts), so it is bundled on its own as dist/chunks/conf.cjs, and in the
@@ -33,6 +34,112 @@ const yogaWithoutFetch = {
   },
 };
 
+// string-width (Ink measures every piece of text with it) builds an Intl.Segmenter (ICU data, ~12 ms) and the
+// \p{RGI_Emoji} regex (~20 ms) when its module loads, and uses them for any text that is not plain ASCII: the chat
+// screen's first frame (box corners, '·', '›') paid for both. The patches below change no result:
+//  - 8.3.0 (Ink's): the segmenter and regexes are made on first need; text made only of printable ASCII and of code
+//    points in SIMPLE_BMP (each is always a grapheme cluster of its own, visible, not emoji, not Hangul jamo, so its
+//    width is its East Asian Width, which string-width looks up the same way) is summed without them. The table was
+//    checked code point by code point against string-width itself, both ambiguous-width settings, and every pair
+//    with ASCII and each other against Intl.Segmenter (node 20.20).
+//  - 7.2.0 (wrap-ansi's): printable ASCII is its length (7.2.0 has no such fast path; checked for all 95 characters);
+//    the segmenter is made on first need.
+// Another version stops the build, so an upgrade is looked at again rather than patched blind.
+const SIMPLE_BMP = [
+  0xa0, 0xa8, 0xaa, 0xac, 0xaf, 0x2ff, 0x370, 0x377, 0x37a, 0x37f, 0x384, 0x38a, 0x38c, 0x38c, 0x38e, 0x3a1,
+  0x3a3, 0x45f, 0x2010, 0x2027, 0x2030, 0x203b, 0x203d, 0x2048, 0x204a, 0x205e, 0x2070, 0x2071, 0x2074, 0x208e,
+  0x2090, 0x209c, 0x20a0, 0x20c0, 0x2190, 0x2193, 0x219a, 0x21a8, 0x21ab, 0x22ff, 0x2400, 0x2426, 0x2500, 0x25a9,
+  0x25ac, 0x25b5, 0x25b7, 0x25bf, 0x25c1, 0x25fa, 0x25ff, 0x25ff, 0x2800, 0x28ff, 0xfffd, 0xfffd,
+]; // [first, last] pairs, ascending
+const stringWidthPatches = {
+  '8.3.0': [
+    [/^const (segmenter|visibleCharacterRegex|spacingMarkRegex|rgiEmojiRegex) = (.*);$/gm, 'let $1; const $1Make = () => $2;', 4],
+    [
+      /(\tif \(\/\^\[\\u0020-\\u007E\]\*\$\/\.test\(string\)\) \{\n\t\treturn string\.length;\n\t\}\n)/,
+      `$1
+	// medchat build: printable ASCII and SIMPLE_BMP code points, without the segmenter (see bin/build.mjs).
+	{
+		let simpleWidth = 0;
+		for (let index = 0; index < string.length && simpleWidth >= 0; index++) {
+			const code = string.charCodeAt(index);
+			if (code >= 0x20 && code <= 0x7E) {
+				simpleWidth++;
+			} else if (isSimpleBmp(code)) {
+				simpleWidth += eastAsianWidth(code, {ambiguousAsWide: !ambiguousIsNarrow});
+			} else {
+				simpleWidth = -1;
+			}
+		}
+
+		if (simpleWidth >= 0) {
+			return simpleWidth;
+		}
+	}
+
+	if (segmenter === undefined) {
+		segmenter = segmenterMake();
+		visibleCharacterRegex = visibleCharacterRegexMake();
+		spacingMarkRegex = spacingMarkRegexMake();
+		rgiEmojiRegex = rgiEmojiRegexMake();
+	}
+`,
+      1,
+    ],
+    [
+      /^(export default function stringWidth)/m,
+      `const SIMPLE_BMP = ${JSON.stringify(SIMPLE_BMP)};
+function isSimpleBmp(code) {
+	for (let index = 0; index < SIMPLE_BMP.length; index += 2) {
+		if (code < SIMPLE_BMP[index]) {
+			return false;
+		}
+
+		if (code <= SIMPLE_BMP[index + 1]) {
+			return true;
+		}
+	}
+
+	return false;
+}
+
+$1`,
+      1,
+    ],
+  ],
+  '7.2.0': [
+    [/^const segmenter = new Intl\.Segmenter\(\);$/m, 'let segmenter;', 1],
+    [
+      /(\tif \(string\.length === 0\) \{\n\t\treturn 0;\n\t\}\n)(\n\tlet width = 0;)/,
+      `$1
+	// medchat build: printable ASCII is one column a character (see bin/build.mjs).
+	if (/^[\\u0020-\\u007E]*$/.test(string)) {
+		return string.length;
+	}
+
+	segmenter ??= new Intl.Segmenter();
+$2`,
+      1,
+    ],
+  ],
+};
+const stringWidthFast = {
+  name: 'string-width-fast',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      const { version } = JSON.parse(readFileSync(new URL('package.json', pathToFileURL(args.path)), 'utf8'));
+      const patches = stringWidthPatches[version];
+      if (!patches) throw new Error(`string-width-fast: no patch for string-width ${version} (${args.path}); check the new version and update bin/build.mjs`);
+      let source = readFileSync(args.path, 'utf8');
+      for (const [pattern, replacement, count] of patches) {
+        const found = source.match(pattern.global ? pattern : new RegExp(pattern.source, pattern.flags + 'g'))?.length ?? 0;
+        if (found !== count) throw new Error(`string-width-fast: ${pattern} matched ${found} times in ${args.path}, expected ${count}`);
+        source = source.replace(pattern, replacement);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so a test run reading dist/ never sees it half-written.
 const tmp = `dist.tmp-${process.pid}`;
@@ -57,7 +164,7 @@ await build({
     // Some bundled CommonJS modules call require(); give them one.
     js: "import { createRequire as __medchatCreateRequire } from 'node:module'; const require = __medchatCreateRequire(import.meta.url);",
   },
-  plugins: [lazyConf, yogaWithoutFetch],
+  plugins: [lazyConf, yogaWithoutFetch, stringWidthFast],
   logLevel: 'warning',
 });
 
