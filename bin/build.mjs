@@ -148,13 +148,21 @@ function graphemes(str) {
       1,
     ],
   ],
+  // Ink's signal-exit 3.0.7 loads node:assert (~2 ms) for one argument check; the same check, assert loaded to throw.
+  'signal-exit@3.0.7/index.js': [
+    [
+      /^  var assert = require\('assert'\)$/m,
+      "  var assert = { equal: function (actual, expected, message) { if (actual != expected) throw new (require('assert').AssertionError)({ message: message, actual: actual, expected: expected, operator: '==' }) } }",
+      1,
+    ],
+  ],
 };
 const textPatches = {
   name: 'text-patches',
   setup(b) {
     const seen = new Set();
     b.onLoad(
-      { filter: /[\\/]node_modules[\\/](string-width[\\/]index|@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi)\.js$/ },
+      { filter: /[\\/]node_modules[\\/](string-width[\\/]index|@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi|signal-exit[\\/]index)\.js$/ },
       (args) => {
         const file = args.path.replaceAll('\\', '/');
         const root = file.slice(0, file.lastIndexOf('/node_modules/') + '/node_modules/'.length);
