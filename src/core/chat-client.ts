@@ -3,7 +3,8 @@ import { buildChatBody, type WireMessage } from './chat-request.js';
 import type { ChatEvent, ChatResult, Usage } from './chat-events.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { getFetch } from './http.js';
+import { getFetch, proxyConfigured } from './http.js';
+import { httpFetch, watching } from './http-transport.js';
 import { describeServiceError } from './service-errors.js';
 import type { Settings } from './settings.js';
 import { ThinkTagSplitter } from './think-tags.js';
@@ -39,7 +40,9 @@ async function openExchange(settings: ClientSettings, signal?: AbortSignal): Pro
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const monitor = new WireMonitor(settings.idleTimeoutMs, () => controller.abort(new Error('idle timeout')), await getFetch());
+  // Without a proxy, node:http (cheapest per chunk); with one, undici's proxy agent (src/core/http.ts).
+  const transport = proxyConfigured() ? watching(await getFetch()) : httpFetch;
+  const monitor = new WireMonitor(settings.idleTimeoutMs, () => controller.abort(new Error('idle timeout')), transport);
   const client = new OpenAI({
     apiKey: settings.apiKey,
     baseURL: `${settings.baseUrl}/v1`,

@@ -1,79 +1,110 @@
+import type { BodyWatch, WatchedFetch } from './http-transport.js';
+
+/** `[DONE]` counts only at the start of a line: each marker begins with the newline before it. */
+const MARKERS = [Buffer.from('\ndata: [DONE]'), Buffer.from('\ndata:[DONE]')];
+const BRACKET = MARKERS.map((m) => m.indexOf('['));
+const DONE = Buffer.from('[DONE]');
+const NEWLINE = 0x0a;
+const OPEN_BRACKET = 0x5b;
+
 /**
  * Watches the bytes of one HTTP exchange on their way into the SDK:
  * - an idle timer that starts with the request and restarts on headers and every chunk
  *   (the SDK's own timeout stops counting once headers arrive);
  * - whether the stream carried `data: [DONE]` (the SDK swallows it and ends quietly either way).
- * It is a `fetch` wrapper handed to the SDK; the request itself goes through the real fetch.
+ * Its `fetch` is handed to the SDK; the request goes through `baseFetch`, which shows this
+ * monitor every chunk as it arrives (src/core/http-transport.ts: on the socket's own chunks).
  */
-export class WireMonitor {
+export class WireMonitor implements BodyWatch {
   idleExpired = false;
   sawDone = false;
   bytesReceived = 0;
   private timer: NodeJS.Timeout | undefined;
+  private lastActivity = 0;
+  /**
+   * For each marker, how many of its first bytes ended the data so far (a marker split across
+   * chunks). 1 at the start: the body's start is a line start.
+   */
+  private readonly carry = [1, 1];
 
   constructor(
     private readonly idleTimeoutMs: number,
     private readonly onIdle: () => void,
-    private readonly baseFetch: typeof fetch = globalThis.fetch,
+    private readonly baseFetch: WatchedFetch,
   ) {}
 
   readonly fetch: typeof fetch = async (input, init) => {
     this.kick();
     let response: Response;
     try {
-      response = await this.baseFetch(input, init);
+      response = await this.baseFetch(input, init, this);
     } catch (err) {
       this.stop();
       throw err;
     }
     this.kick();
-    if (!response.body) {
-      this.stop();
-      return response;
-    }
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        try {
-          const { value, done } = await reader.read();
-          if (done) {
-            this.stop();
-            controller.close();
-            return;
-          }
-          this.kick();
-          this.bytesReceived += value.byteLength;
-          this.scan(value);
-          controller.enqueue(value);
-        } catch (err) {
-          this.stop();
-          controller.error(err);
-        }
-      },
-      cancel: async (reason) => {
-        this.stop();
-        await reader.cancel(reason).catch(() => {});
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return response;
   };
 
-  private tail: Buffer = Buffer.from('\n');
-  private lastActivity = 0;
+  /** A chunk of the body arrived. */
+  data(chunk: Buffer): void {
+    this.kick();
+    this.bytesReceived += chunk.length;
+    if (!this.sawDone && chunk.length > 0) this.scan(chunk);
+  }
+
+  /** The body is over (ended, failed or cancelled). */
+  close(): void {
+    this.stop();
+  }
 
   /**
-   * `[DONE]` counts only at the start of a line: the search includes the newline before it,
-   * and JSON text cannot hold a raw newline, so answer text never matches. A short tail of the
-   * previous chunk is kept for markers split across chunks.
+   * Looks for a marker in the chunk, or one that the previous chunks began and this one finishes,
+   * without joining chunks: what is carried over is a count of marker bytes, not the bytes. In the
+   * common case (no marker, the chunk ends a line) that is one indexOf and a few byte reads.
    */
-  private scan(chunk: Uint8Array): void {
-    if (this.sawDone) return;
-    const bytes = Buffer.concat([this.tail, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)]);
-    if (bytes.indexOf('\ndata: [DONE]') >= 0 || bytes.indexOf('\ndata:[DONE]') >= 0) {
-      this.sawDone = true;
+  private scan(chunk: Buffer): void {
+    const len = chunk.length;
+    // A marker begun by the previous chunks: does this one go on with it?
+    let continued0 = 0;
+    let continued1 = 0;
+    for (let m = 0; m < 2; m++) {
+      const had = this.carry[m]!;
+      if (had === 0) continue;
+      const marker = MARKERS[m]!;
+      const rest = marker.length - had;
+      const n = rest < len ? rest : len;
+      const bracket = BRACKET[m]! - had; // where the marker's '[' would be in this chunk
+      if (bracket >= 0 && bracket < n && chunk[bracket] !== OPEN_BRACKET) continue;
+      if (chunk.compare(marker, had, had + n, 0, n) !== 0) continue;
+      if (n === rest) {
+        this.sawDone = true;
+        return;
+      }
+      if (m === 0) continued0 = had + n; // the whole chunk is more of the marker
+      else continued1 = had + n;
+    }
+    // A whole marker in this chunk: `[DONE]` with `\ndata: ` or `\ndata:` before it.
+    for (let i = chunk.indexOf(DONE); i >= 0; i = chunk.indexOf(DONE, i + 1)) {
+      if ((i >= 7 && chunk.compare(MARKERS[0]!, 0, 7, i - 7, i) === 0) || (i >= 6 && chunk.compare(MARKERS[1]!, 0, 6, i - 6, i) === 0)) {
+        this.sawDone = true;
+        return;
+      }
+    }
+    // What this chunk leaves begun for the next one.
+    if (chunk[len - 1] === NEWLINE) {
+      this.carry[0] = this.carry[1] = 1;
       return;
     }
-    this.tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - 16)));
+    // The only newline in a marker is its first byte: a marker begun at the end of this chunk
+    // starts at the chunk's last newline.
+    const nl = chunk.lastIndexOf(NEWLINE);
+    for (let m = 0; m < 2; m++) {
+      const marker = MARKERS[m]!;
+      const k = len - nl;
+      this.carry[m] =
+        nl < 0 ? (m === 0 ? continued0 : continued1) : k < marker.length && chunk.compare(marker, 0, k, nl, len) === 0 ? k : 0;
+    }
   }
 
   /** Note activity. One timer per exchange: when it fires early, it re-arms for the time left. */
