@@ -10,8 +10,11 @@ import { answerRows, thinkingRows, WrappedText } from './text/live-rows.js';
  * (tests, MEDCHAT_PLAIN_FRAMES=1), so both ways look alike.
  */
 export class LiveRows implements LiveRowsSource {
-  /** A private-use character around a random tag: no text from the service is ever this line. */
-  readonly marker = `\u{F8FF}${Math.random().toString(36).slice(2, 8)}\u{F8FF}`;
+  /**
+   * A random tag between blank braille cells: no text from the service is ever this line, and
+   * Ink measures it without Unicode segmentation (see the string-width patch in bin/build.mjs).
+   */
+  readonly marker = `\u2800${Math.random().toString(36).slice(2, 8)}\u2800`;
   /** Set by the view on each render: the width and the most rows the answer may take. */
   width = 80;
   maxRows = 10;
