@@ -1,6 +1,6 @@
-// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts`.
+// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming figure).
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
-// service double and prints each figure against the target in issue 3.
+// service double and prints each figure (median, and range) against the target in issue 3.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,7 +73,11 @@ async function until(check: () => boolean, ms: number, what: string): Promise<nu
 }
 
 const row = (name: string, value: string, target: string, ok: boolean) =>
-  console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(44)} ${value.padStart(12)}   target ${target}`);
+  console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(42)} ${value.padStart(24)}   target ${target}`);
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const spread = (xs: number[], digits: number, unit = '') => `(${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}${unit})`;
 
 const double = await startServiceDouble();
 
@@ -86,11 +90,23 @@ for (let i = 0; i < 5; i++) {
   paints.push(t1 - t0);
   pty.close();
 }
-paints.sort((a, b) => a - b);
-const paint = paints[2]! / 1000;
-row('first paint after launch', `${paint.toFixed(3)} s`, '<= 0.3 s', paint <= 0.3);
+const paint = median(paints) / 1000;
+row('first paint after launch', `${paint.toFixed(3)} s ${spread(paints.map((p) => p / 1000), 3)}`, '<= 0.3 s', paint <= 0.3);
+
+
+/** A chat screen with thinking off, ready for a question. */
+async function readyScreen(): Promise<Pty> {
+  const pty = startPty(double);
+  await until(() => pty.out().includes('Enter send'), 10_000, 'ready');
+  await new Promise((r) => setTimeout(r, 200));
+  pty.write('/think off\r');
+  await until(() => pty.out().includes('thinking off'), 5_000, 'think off');
+  await new Promise((r) => setTimeout(r, 300));
+  return pty;
+}
 
 // 2. An answer streaming at 50 tokens/s (one ~4-character token every 20 ms) for 10 s.
+// CPU is the process's (every thread, from /proc), while the service double is sending.
 {
   const words = 'The usual adult dose is one gram every four to six hours, at most four grams a day. '.split(/(?<= )/);
   const tokens: string[] = [];
@@ -98,54 +114,54 @@ row('first paint after launch', `${paint.toFixed(3)} s`, '<= 0.3 s', paint <= 0.
     tokens.push(words[i % words.length]!);
     if (i % 40 === 39) tokens.push('\n\n');
   }
-  double.chat.enqueue({ reasoning: [], content: tokens, paceMs: 20 });
-  const pty = startPty(double);
-  await until(() => pty.out().includes('Enter send'), 10_000, 'ready');
-  await new Promise((r) => setTimeout(r, 200));
-  pty.write('/think off\r');
-  await until(() => pty.out().includes('thinking off'), 5_000, 'think off');
-  await new Promise((r) => setTimeout(r, 300));
-  const pid = pty.medchatPid()!;
-  const before = double.chat.requests.length;
-  pty.write('dose?\r');
-  await until(() => double.chat.requests.length > before, 5_000, 'request');
-  const bytes0 = pty.bytes();
-  const cpu0 = cpuTicks(pid);
-  const t0 = performance.now();
-  const req = double.chat.requests.at(-1)!;
-  await until(() => req.finished, 30_000, 'stream end');
-  const t1 = performance.now();
-  const cpu1 = cpuTicks(pid);
-  await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
-  const written = pty.bytes() - bytes0;
   const received = Buffer.byteLength(tokens.join(''), 'utf8');
-  const cpuPct = ((cpu1 - cpu0) / TICKS / ((t1 - t0) / 1000)) * 100;
-  row('CPU while streaming at 50 tok/s', `${cpuPct.toFixed(1)} %`, '<= 5% of a core', cpuPct <= 5);
-  const ratio = written / received;
-  row('bytes written per byte of text received', ratio.toFixed(2), '<= 5', ratio <= 5);
-  pty.close();
+  const cpu: number[] = [];
+  const ratios: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    double.chat.enqueue({ reasoning: [], content: tokens, paceMs: 20 });
+    const pty = await readyScreen();
+    const pid = pty.medchatPid()!;
+    const before = double.chat.requests.length;
+    pty.write('dose?\r');
+    await until(() => double.chat.requests.length > before, 5_000, 'request');
+    const bytes0 = pty.bytes();
+    const cpu0 = cpuTicks(pid);
+    const t0 = performance.now();
+    const req = double.chat.requests.at(-1)!;
+    await until(() => req.finished, 30_000, 'stream end');
+    const t1 = performance.now();
+    const cpu1 = cpuTicks(pid);
+    await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
+    cpu.push(((cpu1 - cpu0) / TICKS / ((t1 - t0) / 1000)) * 100);
+    ratios.push((pty.bytes() - bytes0) / received);
+    pty.close();
+  }
+  const c = median(cpu);
+  row('CPU while streaming at 50 tok/s', `${c.toFixed(1)} % ${spread(cpu, 1)}`, '<= 5% of a core', c <= 5);
+  const r = median(ratios);
+  row('bytes written per byte of text received', `${r.toFixed(2)} ${spread(ratios, 2)}`, '<= 5', r <= 5);
 }
 
 // 3. 4,000 tokens as fast as possible: fully drawn within 0.3 s of the last chunk.
 {
   const tokens = Array.from({ length: 4000 }, (_, i) => (i % 50 === 49 ? 'end.\n\n' : `w${i % 10} `));
   tokens[tokens.length - 1] = 'lastword.'; // "fully drawn" means this is on screen too, not just the footer
-  double.chat.enqueue({ reasoning: [], content: tokens });
-  const pty = startPty(double);
-  await until(() => pty.out().includes('Enter send'), 10_000, 'ready');
-  await new Promise((r) => setTimeout(r, 200));
-  pty.write('/think off\r');
-  await until(() => pty.out().includes('thinking off'), 5_000, 'think off');
-  const before = double.chat.requests.length;
-  const mark = pty.out().length;
-  pty.write('go\r');
-  await until(() => double.chat.requests.length > before, 5_000, 'request');
-  const req = double.chat.requests.at(-1)!;
-  const tLast = await until(() => req.finished, 30_000, 'stream end');
-  const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && /tok\/s · \d+ in/.test(o); }, 10_000, 'drawn');
-  const s = (tDrawn - tLast) / 1000;
-  row('4,000 tokens drawn after the last chunk', `${s.toFixed(3)} s`, '<= 0.3 s', s <= 0.3);
-  pty.close();
+  const delays: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    double.chat.enqueue({ reasoning: [], content: tokens });
+    const pty = await readyScreen();
+    const before = double.chat.requests.length;
+    const mark = pty.out().length;
+    pty.write('go\r');
+    await until(() => double.chat.requests.length > before, 5_000, 'request');
+    const req = double.chat.requests.at(-1)!;
+    const tLast = await until(() => req.finished, 30_000, 'stream end');
+    const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && /tok\/s · \d+ in/.test(o); }, 10_000, 'drawn');
+    delays.push((tDrawn - tLast) / 1000);
+    pty.close();
+  }
+  const d = median(delays);
+  row('4,000 tokens drawn after the last chunk', `${d.toFixed(3)} s ${spread(delays, 3)}`, '<= 0.3 s', d <= 0.3);
 }
 
 await double.close();
