@@ -1,4 +1,5 @@
-// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming figure).
+// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming
+// figure; BENCH_ONLY=paint|stream|burst: one section).
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
 // service double and prints each figure (median, and range) against the target in issue 3.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -76,22 +77,24 @@ const row = (name: string, value: string, target: string, ok: boolean) =>
   console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(42)} ${value.padStart(24)}   target ${target}`);
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** BENCH_ONLY=paint|stream|burst runs one section. */
+const only = (section: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === section;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], digits: number, unit = '') => `(${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}${unit})`;
 
 const double = await startServiceDouble();
 
-// 1. First paint: from spawning to the input box on screen (median of 5).
+// 1. First paint: from spawning to the input box on screen (median of 5, or BENCH_PAINTS).
 const paints: number[] = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; only('paint') && i < Number(process.env.BENCH_PAINTS ?? 5); i++) {
   const t0 = performance.now();
   const pty = startPty(double);
   const t1 = await until(() => pty.out().includes('Enter send'), 10_000, 'first paint: ' + pty.out().slice(0, 300));
   paints.push(t1 - t0);
   pty.close();
 }
-const paint = median(paints) / 1000;
-row('first paint after launch', `${paint.toFixed(3)} s ${spread(paints.map((p) => p / 1000), 3)}`, '<= 0.3 s', paint <= 0.3);
+const paint = paints.length ? median(paints) / 1000 : NaN;
+if (paints.length) row('first paint after launch', `${paint.toFixed(3)} s ${spread(paints.map((p) => p / 1000), 3)}`, '<= 0.3 s', paint <= 0.3);
 
 
 /** A chat screen with thinking off, ready for a question. */
@@ -107,7 +110,7 @@ async function readyScreen(): Promise<Pty> {
 
 // 2. An answer streaming at 50 tokens/s (one ~4-character token every 20 ms) for 10 s.
 // CPU is the process's (every thread, from /proc), while the service double is sending.
-{
+if (only('stream')) {
   const words = 'The usual adult dose is one gram every four to six hours, at most four grams a day. '.split(/(?<= )/);
   const tokens: string[] = [];
   for (let i = 0; tokens.length < 500; i++) {
@@ -143,7 +146,7 @@ async function readyScreen(): Promise<Pty> {
 }
 
 // 3. 4,000 tokens as fast as possible: fully drawn within 0.3 s of the last chunk.
-{
+if (only('burst')) {
   const tokens = Array.from({ length: 4000 }, (_, i) => (i % 50 === 49 ? 'end.\n\n' : `w${i % 10} `));
   tokens[tokens.length - 1] = 'lastword.'; // "fully drawn" means this is on screen too, not just the footer
   const delays: number[] = [];

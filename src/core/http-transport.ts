@@ -1,7 +1,13 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type zlib from 'node:zlib';
+
+// Loaded at the first request, not at start-up (https brings tls and crypto): the chat screen's
+// first paint does not wait for them.
+const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
+const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
+const zlibModule = () => process.getBuiltinModule('node:zlib') as typeof zlib;
 
 /**
  * A `fetch` for the openai SDK built on node:http / node:https: receiving a stream costs about
@@ -36,8 +42,8 @@ let httpAgent: http.Agent | undefined;
 let httpsAgent: https.Agent | undefined;
 
 function agentFor(protocol: string): http.Agent {
-  if (protocol === 'https:') return (httpsAgent ??= new https.Agent({ keepAlive: true }));
-  return (httpAgent ??= new http.Agent({ keepAlive: true }));
+  if (protocol === 'https:') return (httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true }));
+  return (httpAgent ??= new (httpModule().Agent)({ keepAlive: true }));
 }
 
 const abortReason = (signal: AbortSignal): unknown =>
@@ -132,7 +138,7 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
     try {
       // Headers are set after, not passed in the options: NODE_DEBUG=http prints those options,
       // and the Authorization header with them.
-      req = (url.protocol === 'https:' ? https : http).request(url, { method, agent: agentFor(url.protocol) });
+      req = (url.protocol === 'https:' ? httpsModule() : httpModule()).request(url, { method, agent: agentFor(url.protocol) });
       for (const name of Object.keys(headers)) req.setHeader(name, headers[name]!);
     } catch (err) {
       req?.on('error', () => {}).destroy();
@@ -214,9 +220,9 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
       // Not asked for, but a server may compress anyway: decode as fetch would.
       const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
       const decoder =
-        encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() :
-        encoding === 'deflate' ? zlib.createInflate() :
-        encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
+        encoding === 'gzip' || encoding === 'x-gzip' ? zlibModule().createGunzip() :
+        encoding === 'deflate' ? zlibModule().createInflate() :
+        encoding === 'br' ? zlibModule().createBrotliDecompress() : undefined;
       const source: Readable = decoder ? incoming.pipe(decoder) : incoming;
       if (decoder) decoder.on('error', (err) => fail(new TypeError('terminated', { cause: err })));
 
