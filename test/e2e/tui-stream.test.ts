@@ -74,3 +74,31 @@ test('NO_COLOR: the chat screen writes no colour or styling, streaming or not', 
   await p.waitForText(/tok\/s · \d+ in/);
   assert.doesNotMatch(styled(), /\x1b\[/);
 });
+
+test('resizing the terminal, while an answer streams and after: reflowed once it ends, no line lost or doubled', { skip }, async () => {
+  double.chat.enqueue({ reasoning: [], content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
+  const p = pane();
+  await p.ready();
+  await p.send('doses?');
+  await waitFor(() => p.screen().includes('Paragraph two says'), 10_000, 'the answer streaming');
+  p.tmux('resize-window', '-t', p.name, '-x', '48', '-y', '24');
+  await new Promise((r) => setTimeout(r, 300));
+  p.tmux('resize-window', '-t', p.name, '-x', '70', '-y', '24');
+  await p.waitForText(/tok\/s · \d+ in/);
+  await new Promise((r) => setTimeout(r, 600)); // the reprint after the answer
+  const check = (screen: string) => {
+    const text = screen.replace(/\s+/g, ' ');
+    let at = 0;
+    for (const part of ['› doses?', ...PARAGRAPHS, '│ ›']) {
+      const i = text.indexOf(part, at);
+      assert.ok(i >= at, `${part}\n--- screen ---\n${screen}`);
+      assert.equal(text.split(part).length, 2, `once: ${part}\n--- screen ---\n${screen}`);
+      at = i + part.length;
+    }
+  };
+  check(p.screen());
+  // Idle: a narrower terminal reflows the whole transcript once.
+  p.tmux('resize-window', '-t', p.name, '-x', '52', '-y', '24');
+  await new Promise((r) => setTimeout(r, 800));
+  check(p.screen());
+});
