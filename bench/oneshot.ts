@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServiceDouble } from '../src/double/index.js';
+import { benchEnv, median } from './support/measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 5);
@@ -32,15 +33,7 @@ function measure(args: string[]): Promise<Sample> {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, ['--import', path.join(root, 'bench/support/rusage.mjs'), ...args], {
       cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
-        MEDCHAT_DATA_DIR: path.join(home, 'data'),
-        MEDCHAT_BASE_URL: double.url,
-        MEDCHAT_API_KEY: 'sk-bench-0000',
-        BENCH_RUSAGE_FILE: file,
-      },
+      env: benchEnv(home, double.url, { BENCH_RUSAGE_FILE: file }),
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let bytes = 0;
@@ -56,7 +49,6 @@ function measure(args: string[]): Promise<Sample> {
   });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const summarise = (samples: Sample[]) => ({
   wallMs: median(samples.map((s) => s.wallMs)),
   cpuMs: median(samples.map((s) => s.cpuMs)),

@@ -4,60 +4,41 @@
 // `medchat --no-think` one-shot. Prints % of one core (user + system, all threads, from
 // /proc/<pid>/stat) between the request reaching the double and its last byte; median of N runs.
 // Linux only. Run: node bin/build.mjs && npx tsx bench/stream-cpu.ts [runs]
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startServiceDouble } from '../src/double/index.js';
+import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median } from './support/measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-bench-'));
 
 // The transport as medchat ships it: src/core/http-transport.ts bundled the way bin/build.mjs does.
 const transport = path.join(home, 'http-transport.mjs');
 await build({ entryPoints: [path.join(root, 'src/core/http-transport.ts')], bundle: true, platform: 'node', format: 'esm', outfile: transport, logLevel: 'error' });
 
-const words = 'The usual adult dose is one gram every four to six hours, at most four grams a day. '.split(/(?<= )/);
-const content: string[] = [];
-for (let i = 0; content.length < 500; i++) {
-  content.push(words[i % words.length]!);
-  if (i % 40 === 39) content.push('\n\n');
-}
+const content = chatSpeedAnswer();
 const double = await startServiceDouble();
 
-const subjects: Array<{ name: string; args: string[] }> = [
+const subjects: Array<{ name: string; args: string[]; env?: Record<string, string> }> = [
   { name: 'node:http (floor)', args: [path.join(root, 'bench/support/http-floor.mjs')] },
   { name: 'SDK, default fetch', args: [path.join(root, 'bench/support/sdk-floor.mjs'), 'q'] },
-  { name: 'SDK, our transport', args: [path.join(root, 'bench/support/sdk-transport.mjs'), 'q'] },
+  { name: 'SDK, our transport', args: [path.join(root, 'bench/support/sdk-floor.mjs'), 'q'], env: { BENCH_TRANSPORT: transport } },
   { name: 'medchat one-shot', args: [path.join(root, 'bin/medchat.js'), '--no-think', 'dose?'] },
 ];
 
-/** utime + stime of the whole process (every thread), in clock ticks. */
-function cpuTicks(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(args: string[]): Promise<number> {
+async function measure(args: string[], env: Record<string, string> = {}): Promise<number> {
   double.chat.enqueue({ reasoning: [], content, paceMs: 20 });
   const before = double.chat.requests.length;
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
-      MEDCHAT_DATA_DIR: path.join(home, 'data'),
-      MEDCHAT_BASE_URL: double.url,
-      MEDCHAT_API_KEY: 'sk-bench-0000',
-      BENCH_TRANSPORT: transport,
-    },
+    env: benchEnv(home, double.url, env),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((r) => child.on('close', r));
@@ -70,14 +51,13 @@ async function measure(args: string[]): Promise<number> {
   const t1 = performance.now();
   const code = await exited;
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}`);
-  return ((c1 - c0) / TICKS / ((t1 - t0) / 1000)) * 100;
+  return cpuPercent(c1 - c0, t1 - t0);
 }
 
 const samples = subjects.map(() => [] as number[]);
 for (let r = 0; r < runs; r++) {
-  for (let s = 0; s < subjects.length; s++) samples[s]!.push(await measure(subjects[s]!.args)); // interleaved: drift hits all alike
+  for (let s = 0; s < subjects.length; s++) samples[s]!.push(await measure(subjects[s]!.args, subjects[s]!.env)); // interleaved: drift hits all alike
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`bench/stream-cpu: 500 chunks paced at 20 ms, % of one core while receiving, median of ${runs} (all runs)`);
 for (let s = 0; s < subjects.length; s++) {
   const xs = samples[s]!;

@@ -3,14 +3,12 @@
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
 // service double and prints each figure (median, and range) against the target in issue 3.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { startServiceDouble, type ServiceDouble } from '../src/double/index.js';
 import { BIN, tempHome } from '../test/support/cli.js';
+import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median } from './support/measure.js';
 
 const COLS = 120;
 const ROWS = 40;
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; // clock ticks per second in /proc/<pid>/stat
 
 interface Pty {
   child: ChildProcess;
@@ -23,16 +21,7 @@ interface Pty {
 
 function startPty(double: ServiceDouble): Pty {
   const home = tempHome();
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    MEDCHAT_BASE_URL: double.url,
-    MEDCHAT_API_KEY: 'sk-bench',
-    MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
-    MEDCHAT_DATA_DIR: path.join(home, 'data'),
-  };
+  const env = benchEnv(home, double.url, { TERM: 'xterm-256color', LANG: 'C.UTF-8' });
   const inner = `stty cols ${COLS} rows ${ROWS}; exec ${process.execPath} ${BIN}`;
   const child = spawn('script', ['-qfec', inner, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   let text = '';
@@ -59,11 +48,6 @@ function startPty(double: ServiceDouble): Pty {
   };
 }
 
-function cpuTicks(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime
-}
-
 async function until(check: () => boolean, ms: number, what: string): Promise<number> {
   const start = performance.now();
   while (!check()) {
@@ -79,7 +63,6 @@ const row = (name: string, value: string, target: string, ok: boolean) =>
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** BENCH_ONLY=paint|stream|burst runs one section. */
 const only = (section: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === section;
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], digits: number, unit = '') => `(${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}${unit})`;
 
 const double = await startServiceDouble();
@@ -111,12 +94,7 @@ async function readyScreen(): Promise<Pty> {
 // 2. An answer streaming at 50 tokens/s (one ~4-character token every 20 ms) for 10 s.
 // CPU is the process's (every thread, from /proc), while the service double is sending.
 if (only('stream')) {
-  const words = 'The usual adult dose is one gram every four to six hours, at most four grams a day. '.split(/(?<= )/);
-  const tokens: string[] = [];
-  for (let i = 0; tokens.length < 500; i++) {
-    tokens.push(words[i % words.length]!);
-    if (i % 40 === 39) tokens.push('\n\n');
-  }
+  const tokens = chatSpeedAnswer();
   const received = Buffer.byteLength(tokens.join(''), 'utf8');
   const cpu: number[] = [];
   const ratios: number[] = [];
@@ -135,7 +113,7 @@ if (only('stream')) {
     const t1 = performance.now();
     const cpu1 = cpuTicks(pid);
     await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
-    cpu.push(((cpu1 - cpu0) / TICKS / ((t1 - t0) / 1000)) * 100);
+    cpu.push(cpuPercent(cpu1 - cpu0, t1 - t0));
     ratios.push((pty.bytes() - bytes0) / received);
     pty.close();
   }
