@@ -8,6 +8,7 @@ import { SessionStore, writeFileAtomic } from '../../src/core/sessions/store.js'
 import type { Settings } from '../../src/core/settings.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { tempHome } from '../support/cli.js';
+import { testSettings } from '../support/settings.js';
 
 const KEY = 'sk-test-NEVER-ON-DISK-9z8y';
 let double: ServiceDouble;
@@ -17,20 +18,7 @@ before(async () => {
 after(() => double.close());
 
 function settings(overrides: Partial<Settings> = {}): Settings {
-  return {
-    baseUrl: double.url,
-    apiKey: KEY,
-    model: 'medical-large-latest',
-    maxTokens: 1024,
-    thinking: true,
-    idleTimeoutMs: 10_000,
-    contextWindow: 131072,
-    compressAt: 0.8,
-    compress: 'summarise',
-    history: true,
-    disclaimer: false,
-    ...overrides,
-  };
+  return testSettings(double.url, { apiKey: KEY, maxTokens: 1024, idleTimeoutMs: 10_000, history: true, disclaimer: false, ...overrides });
 }
 
 function freshStore() {

@@ -5,6 +5,7 @@ import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/settings.js';
 import { countMessages, countText, formatTokens, loadTokenizer, upperBound } from '../../src/core/tokens.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { testSettings } from '../support/settings.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -14,20 +15,7 @@ before(async () => {
 after(() => double.close());
 
 function settings(overrides: Partial<Settings> = {}): Settings {
-  return {
-    baseUrl: double.url,
-    apiKey: 'sk-test-tokens-0000',
-    model: 'medical-large-latest',
-    maxTokens: 1024,
-    thinking: true,
-    idleTimeoutMs: 10_000,
-    contextWindow: 131072,
-    compressAt: 0.8,
-    compress: 'summarise',
-    history: false,
-    disclaimer: false,
-    ...overrides,
-  };
+  return testSettings(double.url, { apiKey: 'sk-test-tokens-0000', maxTokens: 1024, idleTimeoutMs: 10_000, history: false, disclaimer: false, ...overrides });
 }
 
 async function answer(session: ChatSession, question: string) {

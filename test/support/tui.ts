@@ -1,27 +1,13 @@
 import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import type { Settings } from '../../src/core/settings.js';
+import { testSettings } from './settings.js';
 import { App } from '../../src/ui/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
 import { stripAnsi } from '../../src/ui/text/width.js';
 import { waitFor } from './cli.js';
 
-export function testSettings(baseUrl: string, over: Partial<Settings> = {}): Settings {
-  return {
-    baseUrl,
-    apiKey: 'sk-test-tui',
-    model: 'medical-large-latest',
-    maxTokens: 8192,
-    thinking: true,
-    idleTimeoutMs: 5000,
-    contextWindow: 131072,
-    compressAt: 0.8,
-    compress: 'summarise',
-    history: false,
-    disclaimer: true,
-    ...over,
-  };
-}
+export { testSettings };
 
 /** The whole chat screen in ink-testing-library, talking to the real double over HTTP. */
 export async function renderChat(baseUrl: string, opts: Partial<ControllerOptions> & { settings?: Partial<Settings> } = {}) {
