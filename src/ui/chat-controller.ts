@@ -616,8 +616,8 @@ export class ChatController {
         const printed = this.items.length;
         apply(e);
         const more = (e.type === 'content' || e.type === 'reasoning') && live.phase === phase && live.retry === retry;
-        const added = this.items.slice(printed);
-        this.changed(!more ? 'any' : added.length === 0 ? 'text' : added.every((i) => i.kind === 'answer') ? 'paragraphs' : 'any');
+        const paragraphs = () => this.items.slice(printed).every((i) => i.kind === 'answer');
+        this.changed(!more ? 'any' : this.items.length === printed ? 'text' : paragraphs() ? 'paragraphs' : 'any');
       }
       turn.status = 'complete';
     } catch (err) {
