@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallOptions, ClientSettings } from './chat-client.js';
+import type { ClientSettings } from './chat-client.js';
 import type { Usage } from './chat-events.js';
 import type { WireMessage } from './chat-request.js';
 import type { Conversation, Turn } from './conversation.js';
@@ -7,7 +7,9 @@ import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { isContextLengthError } from './service-errors.js';
 import type { Settings } from './settings.js';
-import { buildSummaryMessages, requestSummary, systemWithSummary } from './summarise.js';
+import { summariseChecked, type Summariser } from './checked-summary.js';
+import { requestSummary, systemWithSummary } from './summarise.js';
+import { extractFacts, missingFacts, sentencesStating } from './summary-check.js';
 import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, formatTokens, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
 
 /**
@@ -37,8 +39,12 @@ export interface Compaction {
   messages: number;
   beforeTokens: number;
   afterTokens: number;
-  /** Why a trim happened instead of a summary (summarising failed, or was not shorter). */
+  /** Why a trim happened instead of a summary: `the summary was cut off (finish_reason length), twice`, `summarising failed: …`. */
   reason?: string;
+  /** A summary that replaced the turns on the second try: what was wrong with the first. */
+  firstTry?: string;
+  /** Facts (allergies, dosed medications, ages) of dropped turns whose sentences are still sent word for word. */
+  quotedFacts?: string[];
   throughTurn: number;
 }
 
@@ -92,11 +98,24 @@ export function emptyContextState(): ContextState {
   return { startTurn: 0, ratio: 1, samples: 0, compactions: [] };
 }
 
-/** The line the user sees: `Summarised 14 earlier messages (61.2k → 2.1k tokens)`. */
+/**
+ * The line the user sees: `Summarised 14 earlier messages (61.2k → 2.1k tokens)`, or when the
+ * summary could not be trusted `The summary was cut off (finish_reason length), twice; dropped 4
+ * earlier messages instead (61.2k tokens); the lines stating penicillin allergy are still sent word for word`.
+ */
 export function describeCompaction(c: Compaction): string {
-  const plural = c.messages === 1 ? 'message' : 'messages';
-  if (c.method === 'summarise') return `Summarised ${c.messages} earlier ${plural} (${formatTokens(c.beforeTokens)} → ${formatTokens(c.afterTokens)} tokens)`;
-  return `Dropped ${c.messages} earlier ${plural} (${formatTokens(c.beforeTokens)} tokens) to fit the context window${c.reason ? ` (${c.reason})` : ''}`;
+  const what = `${c.messages} earlier ${c.messages === 1 ? 'message' : 'messages'}`;
+  if (c.method === 'summarise') {
+    const line = `Summarised ${what} (${formatTokens(c.beforeTokens)} → ${formatTokens(c.afterTokens)} tokens)`;
+    return c.firstTry ? `${line} on a second try: the first ${c.firstTry.replace(/^the summary /, '')}` : line;
+  }
+  const quoted = c.quotedFacts?.length ? `; the lines stating ${shortList(c.quotedFacts)} are still sent word for word` : '';
+  if (!c.reason) return `Dropped ${what} (${formatTokens(c.beforeTokens)} tokens) to fit the context window${quoted}`;
+  return `${c.reason.charAt(0).toUpperCase()}${c.reason.slice(1)}; dropped ${what} instead (${formatTokens(c.beforeTokens)} tokens)${quoted}`;
+}
+
+function shortList(labels: readonly string[], max = 4): string {
+  return labels.length <= max ? labels.join(', ') : `${labels.slice(0, max).join(', ')} and ${labels.length - max} more`;
 }
 
 function hashMessages(messages: readonly WireMessage[], count = messages.length): string {
@@ -121,7 +140,7 @@ export class ContextManager {
     public settings: ContextSettings,
     state?: ContextState,
     /** Replace the summarising request (tests of the fallback paths use the real one through the double). */
-    private readonly summariser: typeof requestSummary = requestSummary,
+    private readonly summariser: Summariser = requestSummary,
   ) {
     this.state = state ?? emptyContextState();
     this.state.compactions ??= [];
@@ -365,7 +384,12 @@ export class ContextManager {
     return Math.max(256, Math.min(4096, Math.floor(this.budget / 8)));
   }
 
-  /** Fold turns [startTurn, foldEnd) into the summary (or drop them). Returns what happened. */
+  /**
+   * Fold turns [startTurn, foldEnd) into the summary (or drop them). Returns what happened. A
+   * summary replaces the turns only when `summariseChecked` trusts it; otherwise they are dropped
+   * (or, `strict` for `/compact`, kept and the reason thrown), and the sentences stating an
+   * allergy, a dosed medication or an age in them are still sent, word for word.
+   */
   private async fold(
     conv: Conversation,
     foldEnd: number,
@@ -383,59 +407,78 @@ export class ContextManager {
     const foldedTokens = folded.length ? this.calibration.scale(countMessages(folded) - REPLY_PRIMING) : 0;
     const before = foldedTokens + (previous ? this.calibration.scale(countText(previous)) : 0);
     const trim = (reason?: string): Compaction => {
+      const quoted = this.carryFacts(conv, folded, foldEnd);
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
-      return { at: Date.now(), method: 'trim', messages: folded.length, beforeTokens: foldedTokens, afterTokens: 0, throughTurn: foldEnd, ...(reason ? { reason } : {}) };
+      return {
+        at: Date.now(),
+        method: 'trim',
+        messages: folded.length,
+        beforeTokens: foldedTokens,
+        afterTokens: 0,
+        throughTurn: foldEnd,
+        ...(reason ? { reason } : {}),
+        ...(quoted.length ? { quotedFacts: quoted } : {}),
+      };
     };
+    const refuse = (reason: string) =>
+      new MedchatError(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}; nothing was changed: the earlier messages are still sent word for word`, ExitCode.failure, 'summary-unsafe');
     if (folded.length === 0) {
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
       return undefined;
     }
     if (method === 'trim') return trim();
-    let text: string;
+    let checked;
     try {
-      text = await this.summariseChunked(previous, folded, signal);
+      const job = { settings: this.settings, contextWindow: this.settings.contextWindow, maxTokens: this.summaryMaxTokens(), scale: (n: number) => this.calibration.scale(n), summariser: this.summariser, signal };
+      checked = await summariseChecked(job, previous, folded);
     } catch (err) {
       if (signal?.aborted || (err as MedchatError)?.kind === 'interrupted') throw interrupted();
       if (opts.strict) throw err;
-      return trim(`summarising failed: ${(err as Error).message}`);
+      return trim(`summarising failed (${String((err as Error).message).split('; ')[0]})`);
     }
+    if (!checked.ok) {
+      if (opts.strict) throw refuse(checked.reason);
+      return trim(checked.reason);
+    }
+    const text = checked.text;
     const after = this.calibration.scale(countText(text));
     if (after >= before) {
-      if (opts.strict) throw new MedchatError('the summary came back no shorter than the messages it would replace; nothing was changed', ExitCode.failure, 'summary-longer');
+      if (opts.strict) throw refuse('the summary came back no shorter than the messages it would replace');
       return trim('the summary was not shorter');
     }
     this.state.summary = { text, throughTurn: foldEnd };
     this.state.startTurn = foldEnd;
-    return { at: Date.now(), method: 'summarise', messages: folded.length, beforeTokens: before, afterTokens: after, throughTurn: foldEnd };
+    return { at: Date.now(), method: 'summarise', messages: folded.length, beforeTokens: before, afterTokens: after, throughTurn: foldEnd, ...(checked.firstTry ? { firstTry: checked.firstTry } : {}) };
   }
 
-  /** Summarise `folded` on top of `previous`, in pieces that each fit the window when they must. */
-  private async summariseChunked(previous: string | undefined, folded: WireMessage[], signal: AbortSignal | undefined): Promise<string> {
-    const maxTokens = this.summaryMaxTokens();
-    const room = Math.floor((this.settings.contextWindow - maxTokens) * 0.9);
-    const call: CallOptions & { maxTokens: number } = { signal, maxTokens, retries: 1 };
-    let summary = previous;
-    let chunk: WireMessage[] = [];
-    const fits = (msgs: WireMessage[]) => this.calibration.scale(countMessages(buildSummaryMessages(summary, msgs))) <= room;
-    for (let i = 0; i < folded.length; i += 2) {
-      const pair = folded.slice(i, i + 2);
-      if (chunk.length && !fits([...chunk, ...pair])) {
-        summary = await this.summariser(this.settings, summary, chunk, call);
-        chunk = [];
-      }
-      chunk.push(...pair);
-      if (!fits(chunk)) throw new MedchatError('one exchange is too long to summarise within the window', ExitCode.failure, 'summary-too-long');
-    }
-    if (chunk.length) summary = await this.summariser(this.settings, summary, chunk, call);
-    return summary ?? '';
+  /**
+   * Before `folded` is dropped: the facts in it that nothing still sent states (the summary, the
+   * turns from `foldEnd` on) are quoted into the summary, word for word. Returns their labels.
+   */
+  private carryFacts(conv: Conversation, folded: readonly WireMessage[], foldEnd: number): string[] {
+    const facts = extractFacts(folded.map((m) => m.content));
+    if (!facts.length) return [];
+    const stillSent = [this.state.summary?.text ?? '', ...conv.turns.slice(foldEnd).flatMap((t) => [t.user, t.answer])].join('\n');
+    const lost = missingFacts(facts, stillSent).slice(0, 12);
+    if (!lost.length) return [];
+    const lines = sentencesStating(
+      lost,
+      folded.map((m) => ({ who: m.role === 'user' ? 'User' : 'Assistant', text: m.content })),
+    );
+    const block = `Stated in earlier messages that were dropped (quoted word for word):\n${lines.map((l) => `- ${l}`).join('\n')}`;
+    const previous = this.state.summary?.text;
+    this.state.summary = { text: previous ? `${previous}\n\n${block}` : block, throughTurn: foldEnd };
+    return lost.map((f) => f.label);
   }
 }
 
 function mergeCompactions(a: Compaction, b: Compaction): Compaction {
+  const quoted = [...(a.quotedFacts ?? []), ...(b.quotedFacts ?? [])];
+  const extra = { ...(quoted.length ? { quotedFacts: quoted } : {}), ...(b.firstTry || a.firstTry ? { firstTry: b.firstTry ?? a.firstTry } : {}) };
   if (a.method === 'summarise' && b.method === 'summarise') {
-    return { ...b, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens - a.afterTokens };
+    return { ...b, ...extra, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens - a.afterTokens };
   }
-  return b.method === 'trim' ? { ...b, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens } : { ...b, messages: a.messages + b.messages };
+  return b.method === 'trim' ? { ...b, ...extra, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens } : { ...b, ...extra, messages: a.messages + b.messages };
 }

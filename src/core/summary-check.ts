@@ -219,3 +219,28 @@ export function listFacts(facts: readonly Fact[], max = 4): string {
   if (labels.length <= max) return labels.join(', ');
   return `${labels.slice(0, max).join(', ')} and ${labels.length - max} more`;
 }
+
+const sameFact = (a: Fact, b: Fact) => a.kind === b.kind && a.key === b.key && a.dose === b.dose;
+
+/**
+ * The sentences of `texts` that state `facts`, word for word: what is still sent when the turns
+ * holding them are dropped. Each sentence once, at most 500 characters, in the order found.
+ */
+export function sentencesStating(facts: readonly Fact[], texts: ReadonlyArray<{ who: string; text: string }>): string[] {
+  const out: string[] = [];
+  const left = [...facts];
+  for (const { who, text } of texts) {
+    if (!left.length) break;
+    for (const sentence of text.split(/(?<=[.!?。！？])\s+|\n+/)) {
+      const s = sentence.trim();
+      if (!s) continue;
+      const stated = extractFacts([s]);
+      const hits = left.filter((f) => stated.some((g) => sameFact(f, g)));
+      if (!hits.length) continue;
+      out.push(`${who}: "${s.length > 500 ? `${s.slice(0, 499)}…` : s}"`);
+      for (const h of hits) left.splice(left.indexOf(h), 1);
+      if (!left.length) break;
+    }
+  }
+  return out;
+}
