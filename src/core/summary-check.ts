@@ -36,7 +36,8 @@ const NOT_A_DRUG = new Set(
 
 const UNIT = String.raw`(?:mg|mcg|µg|μg|ug|micrograms?|milligrams?|grams?|g|ml|millilitres?|milliliters?|units?|iu|mmol|meq|%)`;
 const PER = String.raw`(?:\s*(?:\/|per\s+)(?:kg|day|d|h|hr|hour|dose|week|wk))?`;
-const NUM = String.raw`\d+(?:[.,]\d+)?`;
+/** A number as written: starts where its digits start (no quadratic retries inside a long digit run), `1,000` or `0,5`. */
+const NUM = String.raw`(?<![\d.,])\d{1,7}(?:[.,]\d{1,4})*`;
 const UNIT_CANON: Record<string, string> = {
   mcg: 'mcg', µg: 'mcg', μg: 'mcg', ug: 'mcg', microgram: 'mcg', micrograms: 'mcg',
   mg: 'mg', milligram: 'mg', milligrams: 'mg', g: 'g', gram: 'g', grams: 'g',
@@ -45,7 +46,7 @@ const UNIT_CANON: Record<string, string> = {
 };
 
 function canonNumber(n: string): string {
-  const v = Number(n.replace(',', '.'));
+  const v = Number(/^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/.test(n) ? n.replace(/,/g, '') : n.replace(',', '.'));
   return Number.isFinite(v) ? String(v) : n;
 }
 
@@ -113,7 +114,7 @@ function addAllergies(text: string, facts: Map<string, Fact>): void {
     for (const a of allergensFrom(m[1]!)) add(a);
   }
   // "penicillin allergy", "a sulfa allergy" (but not "drug allergy", "no known allergy").
-  for (const m of text.matchAll(/\b([\p{L}][\p{L}-]{2,})\s+(?:allergy|anaphylaxis)\b/giu)) {
+  for (const m of text.matchAll(/\b([\p{L}][\p{L}-]{2,40})\s+(?:allergy|anaphylaxis)\b/giu)) {
     const w = m[1]!;
     if (!ALLERGEN_STOP.has(w.toLowerCase()) && !/^(?:drug|drugs|food|foods|medicine|medication|seasonal|environmental|contact|type|skin|any|known|severe|mild|suspected|possible|reported|documented)$/i.test(w)) add(w);
   }
@@ -128,7 +129,7 @@ function addAllergies(text: string, facts: Map<string, Fact>): void {
 }
 
 function addMedications(text: string, facts: Map<string, Fact>): void {
-  const re = new RegExp(String.raw`\b([\p{L}][\p{L}-]{2,})(?:\s*[:,]\s*|\s+(?:at|dose(?: of)?)\s+|\s+)(${NUM})\s*(${UNIT})(?![\p{L}])(${PER})(?![\p{L}\/])`, 'giu');
+  const re = new RegExp(String.raw`\b([\p{L}][\p{L}-]{2,40})(?:\s*[:,]\s*|\s+(?:at|dose(?: of)?)\s+|\s+)(${NUM})\s*(${UNIT})(?![\p{L}])(${PER})(?![\p{L}\/])`, 'giu');
   for (const m of text.matchAll(re)) {
     const drug = m[1]!;
     if (NOT_A_DRUG.has(drug.toLowerCase())) continue;

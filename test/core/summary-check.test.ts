@@ -116,3 +116,19 @@ test('property: a fact stated in the source is kept by a summary restating it in
     assert.equal(missingFacts(facts, wrong).length, 3, `${context} | ${wrong}`);
   }
 });
+
+test('huge and odd inputs are checked in linear time', () => {
+  const odd = ['aé'.repeat(200_000), '1'.repeat(400_000), 'a-'.repeat(200_000), '过'.repeat(400_000), ' '.repeat(400_000) + '5', 'allergic to '.repeat(30_000)];
+  const started = Date.now();
+  for (const text of odd) {
+    extractFacts([text]);
+    missingFacts(extractFacts(['allergic to penicillin, warfarin 5 mg, 72 yo']), text);
+  }
+  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+});
+
+test('thousands separators and decimal commas', () => {
+  assert.deepEqual(missing('heparin 5,000 IU', 'Heparin 5000 iu twice daily'), []);
+  assert.deepEqual(missing('digoxin 0,125 mg', 'digoxin 0.125mg'), []);
+  assert.deepEqual(missing('heparin 5000 IU', 'heparin 500 IU'), ['heparin 5000 IU']);
+});
