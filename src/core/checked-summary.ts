@@ -3,7 +3,7 @@ import type { WireMessage } from './chat-request.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { buildSummaryMessages, type SummaryReply, type SummaryRequestOptions } from './summarise.js';
-import { extractFacts, listFacts, missingFacts, type Fact } from './summary-check.js';
+import { extractFacts, listFacts, missingFacts, sentencesStating, type Fact } from './summary-check.js';
 import { countMessages } from './tokens.js';
 
 /**
@@ -86,4 +86,21 @@ async function summariseChunked(job: SummaryJob, previous: string | undefined, f
   }
   if (chunk.length) return job.summariser(job.settings, summary, chunk, call);
   return { text: summary ?? '', finishReason: 'stop' };
+}
+
+/**
+ * Before `folded` is dropped: the facts in it that nothing still sent states (`stillSent`: the
+ * summary and the turns kept) are quoted, word for word, after the summary. Returns the new
+ * summary text (undefined when nothing is lost) and the labels of the facts quoted.
+ */
+export function quoteLostFacts(summary: string | undefined, folded: readonly WireMessage[], stillSent: string): { text?: string; labels: string[] } {
+  const facts = extractFacts(folded.map((m) => m.content));
+  const lost = facts.length ? missingFacts(facts, stillSent).slice(0, 12) : [];
+  if (!lost.length) return { labels: [] };
+  const lines = sentencesStating(
+    lost,
+    folded.map((m) => ({ who: m.role === 'user' ? 'User' : 'Assistant', text: m.content })),
+  );
+  const block = `Stated in earlier messages that were dropped (quoted word for word):\n${lines.map((l) => `- ${l}`).join('\n')}`;
+  return { text: summary ? `${summary}\n\n${block}` : block, labels: lost.map((f) => f.label) };
 }

@@ -7,10 +7,10 @@ import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { isContextLengthError } from './service-errors.js';
 import type { Settings } from './settings.js';
-import { summariseChecked, type Summariser } from './checked-summary.js';
+import { quoteLostFacts, summariseChecked, type Summariser } from './checked-summary.js';
+import { mergeCompactions, type Compaction } from './compaction.js';
 import { requestSummary, systemWithSummary } from './summarise.js';
-import { extractFacts, missingFacts, sentencesStating } from './summary-check.js';
-import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, formatTokens, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
+import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
 
 /**
  * What is sent, and how it fits in the context window. The conversation (every turn, word for
@@ -24,6 +24,8 @@ import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, co
  * sent word for word. No React, no I/O besides the summarising request: the chat screen and
  * one-shot mode both drive it.
  */
+export { describeCompaction, type Compaction } from './compaction.js';
+
 export type ContextSettings = ClientSettings & Pick<Settings, 'contextWindow' | 'compressAt' | 'compress'>;
 
 export interface SummaryState {
@@ -32,21 +34,6 @@ export interface SummaryState {
   throughTurn: number;
 }
 
-export interface Compaction {
-  at: number;
-  method: 'summarise' | 'trim';
-  /** Messages (user and assistant) taken out of what is sent. */
-  messages: number;
-  beforeTokens: number;
-  afterTokens: number;
-  /** Why a trim happened instead of a summary: `the summary was cut off (finish_reason length), twice`, `summarising failed: …`. */
-  reason?: string;
-  /** A summary that replaced the turns on the second try: what was wrong with the first. */
-  firstTry?: string;
-  /** Facts (allergies, dosed medications, ages) of dropped turns whose sentences are still sent word for word. */
-  quotedFacts?: string[];
-  throughTurn: number;
-}
 
 /** What a session file keeps so a resumed conversation sends the same thing and counts the same way. */
 export interface ContextState {
@@ -96,26 +83,6 @@ export interface TokenBreakdown {
 
 export function emptyContextState(): ContextState {
   return { startTurn: 0, ratio: 1, samples: 0, compactions: [] };
-}
-
-/**
- * The line the user sees: `Summarised 14 earlier messages (61.2k → 2.1k tokens)`, or when the
- * summary could not be trusted `The summary was cut off (finish_reason length), twice; dropped 4
- * earlier messages instead (61.2k tokens); the lines stating penicillin allergy are still sent word for word`.
- */
-export function describeCompaction(c: Compaction): string {
-  const what = `${c.messages} earlier ${c.messages === 1 ? 'message' : 'messages'}`;
-  if (c.method === 'summarise') {
-    const line = `Summarised ${what} (${formatTokens(c.beforeTokens)} → ${formatTokens(c.afterTokens)} tokens)`;
-    return c.firstTry ? `${line} on a second try: the first ${c.firstTry.replace(/^the summary /, '')}` : line;
-  }
-  const quoted = c.quotedFacts?.length ? `; the lines stating ${shortList(c.quotedFacts)} are still sent word for word` : '';
-  if (!c.reason) return `Dropped ${what} (${formatTokens(c.beforeTokens)} tokens) to fit the context window${quoted}`;
-  return `${c.reason.charAt(0).toUpperCase()}${c.reason.slice(1)}; dropped ${what} instead (${formatTokens(c.beforeTokens)} tokens)${quoted}`;
-}
-
-function shortList(labels: readonly string[], max = 4): string {
-  return labels.length <= max ? labels.join(', ') : `${labels.slice(0, max).join(', ')} and ${labels.length - max} more`;
 }
 
 function hashMessages(messages: readonly WireMessage[], count = messages.length): string {
@@ -407,7 +374,10 @@ export class ContextManager {
     const foldedTokens = folded.length ? this.calibration.scale(countMessages(folded) - REPLY_PRIMING) : 0;
     const before = foldedTokens + (previous ? this.calibration.scale(countText(previous)) : 0);
     const trim = (reason?: string): Compaction => {
-      const quoted = this.carryFacts(conv, folded, foldEnd);
+      const stillSent = [previous ?? '', ...conv.turns.slice(foldEnd).flatMap((t) => [t.user, t.answer])].join('\n');
+      const carried = quoteLostFacts(previous, folded, stillSent);
+      const quoted = carried.labels;
+      if (carried.text) this.state.summary = { text: carried.text, throughTurn: foldEnd };
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
       return {
@@ -453,32 +423,5 @@ export class ContextManager {
     return { at: Date.now(), method: 'summarise', messages: folded.length, beforeTokens: before, afterTokens: after, throughTurn: foldEnd, ...(checked.firstTry ? { firstTry: checked.firstTry } : {}) };
   }
 
-  /**
-   * Before `folded` is dropped: the facts in it that nothing still sent states (the summary, the
-   * turns from `foldEnd` on) are quoted into the summary, word for word. Returns their labels.
-   */
-  private carryFacts(conv: Conversation, folded: readonly WireMessage[], foldEnd: number): string[] {
-    const facts = extractFacts(folded.map((m) => m.content));
-    if (!facts.length) return [];
-    const stillSent = [this.state.summary?.text ?? '', ...conv.turns.slice(foldEnd).flatMap((t) => [t.user, t.answer])].join('\n');
-    const lost = missingFacts(facts, stillSent).slice(0, 12);
-    if (!lost.length) return [];
-    const lines = sentencesStating(
-      lost,
-      folded.map((m) => ({ who: m.role === 'user' ? 'User' : 'Assistant', text: m.content })),
-    );
-    const block = `Stated in earlier messages that were dropped (quoted word for word):\n${lines.map((l) => `- ${l}`).join('\n')}`;
-    const previous = this.state.summary?.text;
-    this.state.summary = { text: previous ? `${previous}\n\n${block}` : block, throughTurn: foldEnd };
-    return lost.map((f) => f.label);
-  }
-}
 
-function mergeCompactions(a: Compaction, b: Compaction): Compaction {
-  const quoted = [...(a.quotedFacts ?? []), ...(b.quotedFacts ?? [])];
-  const extra = { ...(quoted.length ? { quotedFacts: quoted } : {}), ...(b.firstTry || a.firstTry ? { firstTry: b.firstTry ?? a.firstTry } : {}) };
-  if (a.method === 'summarise' && b.method === 'summarise') {
-    return { ...b, ...extra, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens - a.afterTokens };
-  }
-  return b.method === 'trim' ? { ...b, ...extra, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens } : { ...b, ...extra, messages: a.messages + b.messages };
 }
