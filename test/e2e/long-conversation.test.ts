@@ -123,4 +123,8 @@ test('one-shot -c: a summary that comes back cut off is not used; the turns are 
   assert.equal(saved.context.compactions.at(-1).method, 'trim');
   assert.equal(saved.context.compactions.at(-1).reason, 'the summary was cut off (finish_reason length), twice');
   assert.deepEqual(saved.context.compactions.at(-1).quotedFacts, ['penicillin allergy', 'warfarin 5 mg', 'age 72']);
+
+  // The export says what was done, in the place it happened.
+  const md = await runCli(['sessions', 'export', 'latest'], { home });
+  assert.match(md.stdout, /> _The summary was cut off \(finish_reason length\), twice; dropped \d+ earlier messages instead \([^)]*\); the lines stating penicillin allergy, warfarin 5 mg, age 72 are still sent word for word\. From here on the messages above were no longer sent to the model, except the lines named\._/);
 });
