@@ -189,3 +189,22 @@ test('/compact with a summary that fails the check twice changes nothing and say
   assert.match(ok!.text, /^Summarised 4 earlier messages/);
   assert.equal(summaryText(), GOOD);
 });
+
+test('compress: trim still drops the turns without asking for a summary, but the lines stating the facts are still sent, and the user is told', async () => {
+  const ctx = new ContextManager(settings({ compress: 'trim' }));
+  const p = await ctx.prepare(longConversation());
+  assert.equal(summaryRequests().length, 0);
+  assert.match(describeCompaction(p.compaction!), /^Dropped \d+ earlier messages \([\d.]+k tokens\) to fit the context window; the lines stating penicillin allergy, warfarin 5 mg, age 72 are still sent word for word$/);
+  assert.ok(p.messages[0]!.content.includes(ALLERGY_LINE));
+  assert.ok(p.messages[0]!.content.startsWith('You are a careful clinical assistant.'), 'the system prompt stays word for word');
+});
+
+test('facts still sent word for word in a kept turn are not quoted again', async () => {
+  const ctx = new ContextManager(settings({ compress: 'trim' }));
+  const conv = longConversation();
+  conv.turns[4]!.user = `Reminder: ${FACTS} ${conv.turns[4]!.user}`;
+  const p = await ctx.prepare(conv);
+  assert.equal(p.compaction?.quotedFacts, undefined);
+  assert.match(describeCompaction(p.compaction!), /to fit the context window$/);
+  assert.equal(p.messages[0]!.content, 'You are a careful clinical assistant.');
+});
