@@ -12,6 +12,8 @@ import { mergeCompactions, type Compaction } from './compaction.js';
 import { requestSummary, systemWithSummary } from './summarise.js';
 import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
 
+export { describeCompaction, type Compaction } from './compaction.js';
+
 /**
  * What is sent, and how it fits in the context window. The conversation (every turn, word for
  * word) is kept whole; this decides which of it goes into each request:
@@ -20,12 +22,11 @@ import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, co
  *
  * Before each request `prepare` checks the estimate against the threshold and, when it would
  * pass it, folds the oldest turns into a clinical summary (or drops them with `compress: trim`,
- * or when summarising fails). The system prompt and at least the last two exchanges are always
+ * when summarising fails, or when the summary cannot be trusted: cut off, empty, or missing an
+ * allergy, dosed medication or age — see `checked-summary.ts`). The system prompt and at least the last two exchanges are always
  * sent word for word. No React, no I/O besides the summarising request: the chat screen and
  * one-shot mode both drive it.
  */
-export { describeCompaction, type Compaction } from './compaction.js';
-
 export type ContextSettings = ClientSettings & Pick<Settings, 'contextWindow' | 'compressAt' | 'compress'>;
 
 export interface SummaryState {
@@ -33,7 +34,6 @@ export interface SummaryState {
   /** Turns before this index are covered by the summary (or were dropped). */
   throughTurn: number;
 }
-
 
 /** What a session file keeps so a resumed conversation sends the same thing and counts the same way. */
 export interface ContextState {
