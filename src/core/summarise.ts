@@ -34,7 +34,7 @@ export function buildSummaryMessages(previous: string | undefined, messages: rea
   if (previous?.trim()) parts.push(`Earlier summary:\n\n${previous.trim()}`);
   parts.push(`${previous?.trim() ? 'Newer messages' : 'Messages'} to summarise:\n\n${transcript}`);
   if (mustKeep.length) {
-    parts.push(`A first summary of these messages left out facts. Your summary must state each of these, with its exact numbers and units:\n${mustKeep.map((f) => `- ${f}`).join('\n')}`);
+    parts.push(`A first summary of these messages was incomplete. Your summary must state each of these facts, with its exact numbers and units:\n${mustKeep.map((f) => `- ${f}`).join('\n')}`);
   }
   parts.push(previous?.trim() ? 'Write the merged clinical summary now.' : 'Write the clinical summary now.');
   return [
