@@ -29,10 +29,13 @@ const ALLERGEN_STOP = new Set(
 );
 /** Words before a dose that are not a medicine (labs, vitals, body measures, counting words). */
 const NOT_A_DRUG = new Set(
-  'of to is was at the a an and or with about around approximately approx only daily every each per total dose doses dosage up by from than over under took takes take taking on in plus weight weighs weighed height bmi hba1c a1c spo2 sats saturation saturations sat ef fev1 fvc o2 oxygen fio2 glucose sugar hb hgb haemoglobin hemoglobin sodium potassium creatinine egfr urea albumin protein calcium magnesium phosphate bilirubin cholesterol ldl hdl triglycerides inr crp esr ferritin lactate troponin bnp tsh pulse temperature temp fever bp volume output intake fluids fluid water juice drank drink drinks drinking ate eat eats eating lost gained milk coffee tea alcohol beer wine increased decreased reduced raised lowered changed switched stopped started restarted'.split(
+  'max maximum min minimum had has have having given gave give got received receive receives need needs needed needing extra another more less further over than of to is was at the a an and or with about around approximately approx only daily every each per total dose doses dosage up by from than over under took takes take taking on in plus weight weighs weighed height bmi hba1c a1c spo2 sats saturation saturations sat ef fev1 fvc o2 oxygen fio2 glucose sugar hb hgb haemoglobin hemoglobin sodium potassium creatinine egfr urea albumin protein calcium magnesium phosphate bilirubin cholesterol ldl hdl triglycerides inr crp esr ferritin lactate troponin bnp tsh pulse temperature temp fever bp volume output intake fluids fluid water juice drank drink drinks drinking ate eat eats eating lost gained milk coffee tea alcohol beer wine increased decreased reduced raised lowered changed switched stopped started restarted'.split(
     ' ',
   ),
 );
+
+/** Second words of a medicine's name: `folic acid`, `potassium chloride`, `insulin glargine` are labelled with the first word too. */
+const NAME_TAIL = /^(?:acid|sulfate|sulphate|chloride|carbonate|citrate|phosphate|hydrochloride|fumarate|succinate|tartrate|mononitrate|dinitrate|bromide|acetate|gluconate|sodium|potassium|glargine|aspart|lispro|detemir|degludec|isophane)$/i;
 
 const UNIT = String.raw`(?:mg|mcg|µg|μg|ug|micrograms?|milligrams?|grams?|g|ml|millilitres?|milliliters?|units?|iu|mmol|meq|%)`;
 const PER = String.raw`(?:\s*(?:\/|per\s+)(?:kg|day|d|h|hr|hour|dose|week|wk))?`;
@@ -136,7 +139,9 @@ function addMedications(text: string, facts: Map<string, Fact>): void {
     const dose = canonDose(m[2]!, m[3]!, m[4]);
     const id = `med:${drug.toLowerCase()}:${dose}`;
     if (facts.has(id)) continue;
-    facts.set(id, { kind: 'medication', label: `${drug.toLowerCase()} ${m[2]}${m[3] === '%' ? '' : ' '}${m[3]}${m[4] ?? ''}`.replace(/\s+/g, ' '), key: drug.toLowerCase(), dose });
+    const first = NAME_TAIL.test(drug) ? /([\p{L}][\p{L}-]{1,40})\s+$/u.exec(text.slice(Math.max(0, (m.index ?? 0) - 42), m.index))?.[1] : undefined;
+    const name = first ? `${first} ${drug}` : drug;
+    facts.set(id, { kind: 'medication', label: `${name.toLowerCase()} ${m[2]}${m[3] === '%' ? '' : ' '}${m[3]}${m[4] ?? ''}`.replace(/\s+/g, ' '), key: drug.toLowerCase(), dose });
   }
 }
 

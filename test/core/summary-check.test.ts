@@ -26,8 +26,8 @@ test('words around allergies are not mistaken for allergens', () => {
 test('medications with a dose: every unit, any case, with or without a space', () => {
   assert.deepEqual(labels('Warfarin 5 mg daily, metformin 500mg twice daily.'), ['warfarin 5 mg', 'metformin 500 mg']);
   assert.deepEqual(labels('levothyroxine 75 mcg; salbutamol 100 µg; fentanyl 25 ug/h'), ['levothyroxine 75 mcg', 'salbutamol 100 µg', 'fentanyl 25 ug/h']);
-  assert.deepEqual(labels('Insulin glargine 20 units at night, heparin 5000 IU, lactulose 15 mL'), ['glargine 20 units', 'heparin 5000 IU', 'lactulose 15 mL']);
-  assert.deepEqual(labels('potassium chloride 20 mmol, hydrocortisone 1% cream, gentamicin 7 mg/kg'), ['chloride 20 mmol', 'hydrocortisone 1%', 'gentamicin 7 mg/kg']);
+  assert.deepEqual(labels('Insulin glargine 20 units at night, heparin 5000 IU, lactulose 15 mL'), ['insulin glargine 20 units', 'heparin 5000 IU', 'lactulose 15 mL']);
+  assert.deepEqual(labels('potassium chloride 20 mmol, hydrocortisone 1% cream, gentamicin 7 mg/kg'), ['potassium chloride 20 mmol', 'hydrocortisone 1%', 'gentamicin 7 mg/kg']);
   assert.deepEqual(labels('Paracetamol 15 mg per kg'), ['paracetamol 15 mg per kg']);
   assert.deepEqual(labels('AMOXICILLIN 1 G three times daily'), ['amoxicillin 1 G']);
 });
@@ -35,6 +35,8 @@ test('medications with a dose: every unit, any case, with or without a space', (
 test('labs, vitals and measures are not medications', () => {
   assert.deepEqual(labels('Hb 12 g/dL, glucose 5.5 mmol/L, creatinine 101 µmol/L, weight 71 kg, SpO2 94%, HbA1c 7.2%.'), []);
   assert.deepEqual(labels('She drank 500 mL of water.'), []);
+  assert.deepEqual(labels('Paracetamol 1g four times daily (max 4 g per day). She had 2 units of packed cells.'), ['paracetamol 1 g']);
+  assert.deepEqual(labels('folic acid 400 micrograms and ferrous sulfate 200 mg'), ['folic acid 400 micrograms', 'ferrous sulfate 200 mg']);
 });
 
 test('ages in their usual forms', () => {
