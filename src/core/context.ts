@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallOptions, ClientSettings } from './chat-client.js';
+import type { ClientSettings } from './chat-client.js';
 import type { Usage } from './chat-events.js';
 import type { WireMessage } from './chat-request.js';
 import type { Conversation, Turn } from './conversation.js';
@@ -7,8 +7,12 @@ import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { isContextLengthError } from './service-errors.js';
 import type { Settings } from './settings.js';
-import { buildSummaryMessages, requestSummary, systemWithSummary } from './summarise.js';
-import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, formatTokens, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
+import { quoteLostFacts, summariseChecked, type Summariser } from './checked-summary.js';
+import { mergeCompactions, type Compaction } from './compaction.js';
+import { requestSummary, systemWithSummary } from './summarise.js';
+import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
+
+export { describeCompaction, type Compaction } from './compaction.js';
 
 /**
  * What is sent, and how it fits in the context window. The conversation (every turn, word for
@@ -18,7 +22,8 @@ import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, co
  *
  * Before each request `prepare` checks the estimate against the threshold and, when it would
  * pass it, folds the oldest turns into a clinical summary (or drops them with `compress: trim`,
- * or when summarising fails). The system prompt and at least the last two exchanges are always
+ * when summarising fails, or when the summary cannot be trusted: cut off, empty, or missing an
+ * allergy, dosed medication or age — see `checked-summary.ts`). The system prompt and at least the last two exchanges are always
  * sent word for word. No React, no I/O besides the summarising request: the chat screen and
  * one-shot mode both drive it.
  */
@@ -27,18 +32,6 @@ export type ContextSettings = ClientSettings & Pick<Settings, 'contextWindow' | 
 export interface SummaryState {
   text: string;
   /** Turns before this index are covered by the summary (or were dropped). */
-  throughTurn: number;
-}
-
-export interface Compaction {
-  at: number;
-  method: 'summarise' | 'trim';
-  /** Messages (user and assistant) taken out of what is sent. */
-  messages: number;
-  beforeTokens: number;
-  afterTokens: number;
-  /** Why a trim happened instead of a summary (summarising failed, or was not shorter). */
-  reason?: string;
   throughTurn: number;
 }
 
@@ -92,13 +85,6 @@ export function emptyContextState(): ContextState {
   return { startTurn: 0, ratio: 1, samples: 0, compactions: [] };
 }
 
-/** The line the user sees: `Summarised 14 earlier messages (61.2k → 2.1k tokens)`. */
-export function describeCompaction(c: Compaction): string {
-  const plural = c.messages === 1 ? 'message' : 'messages';
-  if (c.method === 'summarise') return `Summarised ${c.messages} earlier ${plural} (${formatTokens(c.beforeTokens)} → ${formatTokens(c.afterTokens)} tokens)`;
-  return `Dropped ${c.messages} earlier ${plural} (${formatTokens(c.beforeTokens)} tokens) to fit the context window${c.reason ? ` (${c.reason})` : ''}`;
-}
-
 function hashMessages(messages: readonly WireMessage[], count = messages.length): string {
   const h = createHash('sha256');
   for (let i = 0; i < count; i++) {
@@ -121,7 +107,7 @@ export class ContextManager {
     public settings: ContextSettings,
     state?: ContextState,
     /** Replace the summarising request (tests of the fallback paths use the real one through the double). */
-    private readonly summariser: typeof requestSummary = requestSummary,
+    private readonly summariser: Summariser = requestSummary,
   ) {
     this.state = state ?? emptyContextState();
     this.state.compactions ??= [];
@@ -365,7 +351,12 @@ export class ContextManager {
     return Math.max(256, Math.min(4096, Math.floor(this.budget / 8)));
   }
 
-  /** Fold turns [startTurn, foldEnd) into the summary (or drop them). Returns what happened. */
+  /**
+   * Fold turns [startTurn, foldEnd) into the summary (or drop them). Returns what happened. A
+   * summary replaces the turns only when `summariseChecked` trusts it; otherwise they are dropped
+   * (or, `strict` for `/compact`, kept and the reason thrown), and the sentences stating an
+   * allergy, a dosed medication or an age in them are still sent, word for word.
+   */
   private async fold(
     conv: Conversation,
     foldEnd: number,
@@ -383,59 +374,54 @@ export class ContextManager {
     const foldedTokens = folded.length ? this.calibration.scale(countMessages(folded) - REPLY_PRIMING) : 0;
     const before = foldedTokens + (previous ? this.calibration.scale(countText(previous)) : 0);
     const trim = (reason?: string): Compaction => {
+      const stillSent = [previous ?? '', ...conv.turns.slice(foldEnd).flatMap((t) => [t.user, t.answer])].join('\n');
+      const carried = quoteLostFacts(previous, folded, stillSent);
+      const quoted = carried.labels;
+      if (carried.text) this.state.summary = { text: carried.text, throughTurn: foldEnd };
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
-      return { at: Date.now(), method: 'trim', messages: folded.length, beforeTokens: foldedTokens, afterTokens: 0, throughTurn: foldEnd, ...(reason ? { reason } : {}) };
+      return {
+        at: Date.now(),
+        method: 'trim',
+        messages: folded.length,
+        beforeTokens: foldedTokens,
+        afterTokens: 0,
+        throughTurn: foldEnd,
+        ...(reason ? { reason } : {}),
+        ...(quoted.length ? { quotedFacts: quoted } : {}),
+      };
     };
+    const refuse = (reason: string) =>
+      new MedchatError(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}; nothing was changed: the earlier messages are still sent word for word`, ExitCode.failure, 'summary-unsafe');
     if (folded.length === 0) {
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
       return undefined;
     }
     if (method === 'trim') return trim();
-    let text: string;
+    let checked;
     try {
-      text = await this.summariseChunked(previous, folded, signal);
+      const job = { settings: this.settings, contextWindow: this.settings.contextWindow, maxTokens: this.summaryMaxTokens(), scale: (n: number) => this.calibration.scale(n), summariser: this.summariser, signal };
+      checked = await summariseChecked(job, previous, folded);
     } catch (err) {
       if (signal?.aborted || (err as MedchatError)?.kind === 'interrupted') throw interrupted();
       if (opts.strict) throw err;
-      return trim(`summarising failed: ${(err as Error).message}`);
+      return trim(`summarising failed (${String((err as Error).message).split('; ')[0]})`);
     }
+    if (!checked.ok) {
+      if (opts.strict) throw refuse(checked.reason);
+      return trim(checked.reason);
+    }
+    const text = checked.text;
     const after = this.calibration.scale(countText(text));
     if (after >= before) {
-      if (opts.strict) throw new MedchatError('the summary came back no shorter than the messages it would replace; nothing was changed', ExitCode.failure, 'summary-longer');
+      if (opts.strict) throw refuse('the summary came back no shorter than the messages it would replace');
       return trim('the summary was not shorter');
     }
     this.state.summary = { text, throughTurn: foldEnd };
     this.state.startTurn = foldEnd;
-    return { at: Date.now(), method: 'summarise', messages: folded.length, beforeTokens: before, afterTokens: after, throughTurn: foldEnd };
+    return { at: Date.now(), method: 'summarise', messages: folded.length, beforeTokens: before, afterTokens: after, throughTurn: foldEnd, ...(checked.firstTry ? { firstTry: checked.firstTry } : {}) };
   }
 
-  /** Summarise `folded` on top of `previous`, in pieces that each fit the window when they must. */
-  private async summariseChunked(previous: string | undefined, folded: WireMessage[], signal: AbortSignal | undefined): Promise<string> {
-    const maxTokens = this.summaryMaxTokens();
-    const room = Math.floor((this.settings.contextWindow - maxTokens) * 0.9);
-    const call: CallOptions & { maxTokens: number } = { signal, maxTokens, retries: 1 };
-    let summary = previous;
-    let chunk: WireMessage[] = [];
-    const fits = (msgs: WireMessage[]) => this.calibration.scale(countMessages(buildSummaryMessages(summary, msgs))) <= room;
-    for (let i = 0; i < folded.length; i += 2) {
-      const pair = folded.slice(i, i + 2);
-      if (chunk.length && !fits([...chunk, ...pair])) {
-        summary = await this.summariser(this.settings, summary, chunk, call);
-        chunk = [];
-      }
-      chunk.push(...pair);
-      if (!fits(chunk)) throw new MedchatError('one exchange is too long to summarise within the window', ExitCode.failure, 'summary-too-long');
-    }
-    if (chunk.length) summary = await this.summariser(this.settings, summary, chunk, call);
-    return summary ?? '';
-  }
-}
 
-function mergeCompactions(a: Compaction, b: Compaction): Compaction {
-  if (a.method === 'summarise' && b.method === 'summarise') {
-    return { ...b, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens - a.afterTokens };
-  }
-  return b.method === 'trim' ? { ...b, messages: a.messages + b.messages, beforeTokens: a.beforeTokens + b.beforeTokens } : { ...b, messages: a.messages + b.messages };
 }

@@ -1,7 +1,5 @@
 import { completeChat, type CallOptions, type ClientSettings } from './chat-client.js';
 import type { WireMessage } from './chat-request.js';
-import { MedchatError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
 
 /**
  * The summarising request: a separate, non-streaming request with thinking off that condenses
@@ -24,14 +22,20 @@ If an earlier summary is given, merge it with the new messages into one summary:
 
 Write plain text with short headed sections in the language of the conversation. Be compact: no preamble, no closing remarks.`;
 
-/** Messages shown to the summariser: the earlier summary (if any) and the turns to fold, as a transcript. */
-export function buildSummaryMessages(previous: string | undefined, messages: readonly WireMessage[]): WireMessage[] {
+/**
+ * Messages shown to the summariser: the earlier summary (if any) and the turns to fold, as a
+ * transcript. `mustKeep` (on the second try) lists the facts the first summary left out.
+ */
+export function buildSummaryMessages(previous: string | undefined, messages: readonly WireMessage[], mustKeep: readonly string[] = []): WireMessage[] {
   const transcript = messages
     .map((m) => `### ${m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : 'System'}\n${m.content}`)
     .join('\n\n');
   const parts: string[] = [];
   if (previous?.trim()) parts.push(`Earlier summary:\n\n${previous.trim()}`);
   parts.push(`${previous?.trim() ? 'Newer messages' : 'Messages'} to summarise:\n\n${transcript}`);
+  if (mustKeep.length) {
+    parts.push(`A first summary of these messages was incomplete. Your summary must state each of these facts, with its exact numbers and units:\n${mustKeep.map((f) => `- ${f}`).join('\n')}`);
+  }
   parts.push(previous?.trim() ? 'Write the merged clinical summary now.' : 'Write the clinical summary now.');
   return [
     { role: 'system', content: SUMMARY_INSTRUCTIONS },
@@ -39,18 +43,25 @@ export function buildSummaryMessages(previous: string | undefined, messages: rea
   ];
 }
 
+export interface SummaryReply {
+  /** The summary, trimmed (may be empty: the caller checks it). */
+  text: string;
+  /** As the service gave it: only `stop` means the summary is whole. */
+  finishReason?: string | null;
+}
+
+export type SummaryRequestOptions = CallOptions & { maxTokens: number; mustKeep?: readonly string[] };
+
 /** Ask the service for the summary. Non-streaming, `enable_thinking: false`, at most `maxTokens`. */
 export async function requestSummary(
   settings: ClientSettings,
   previous: string | undefined,
   messages: readonly WireMessage[],
-  opts: CallOptions & { maxTokens: number },
-): Promise<string> {
-  const { maxTokens, ...call } = opts;
-  const result = await completeChat({ ...settings, thinking: false, maxTokens }, buildSummaryMessages(previous, messages), call);
-  const text = result.content.trim();
-  if (!text) throw new MedchatError('the service returned an empty summary', ExitCode.failure, 'summary-empty');
-  return text;
+  opts: SummaryRequestOptions,
+): Promise<SummaryReply> {
+  const { maxTokens, mustKeep, ...call } = opts;
+  const result = await completeChat({ ...settings, thinking: false, maxTokens }, buildSummaryMessages(previous, messages, mustKeep), call);
+  return { text: result.content.trim(), finishReason: result.finishReason };
 }
 
 /** How the summary travels: appended to the system prompt (which stays word for word) so roles keep alternating. */

@@ -26,8 +26,9 @@ after(() => double.close());
 const question = (n: number) => `Visit ${n}: ` + `creatinine ${100 + n} µmol/L, weight ${70 + n} kg, INR not applicable, pulse irregular at ${80 + n}. `.repeat(80);
 const fits = (r: RecordedRequest) => roughTokenCount(r.body.messages) + r.body.max_tokens <= WINDOW;
 
-test('a long one-shot conversation with -c is never rejected: earlier turns are summarised, the newest sent word for word, the user told', async () => {
+test('a long one-shot conversation with -c is never rejected: earlier turns are summarised, the newest sent word for word, the user told', async (t) => {
   const home = tempHome();
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
   assert.equal((await runCli(['config', 'set', 'context-window', String(WINDOW)], { home })).code, 0);
   const notices: string[] = [];
   const turns = 12;
@@ -69,12 +70,61 @@ test('a long one-shot conversation with -c is never rejected: earlier turns are 
   assert.match(md.stdout, /Summarised \d+ earlier messages/);
 });
 
-test('one message too long for the window is refused before sending, with the numbers (exit 2)', async () => {
+test('one message too long for the window is refused before sending, with the numbers (exit 2)', async (t) => {
   const home = tempHome();
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
   assert.equal((await runCli(['config', 'set', 'context-window', String(WINDOW)], { home })).code, 0);
   const before = double.chat.requests.length;
   const r = await runCli(['--max-tokens', '1024'], { baseUrl: double.url, home, stdin: 'atrial fibrillation '.repeat(20_000) });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /too long for the model: about \d+ tokens, but the 16384-token window leaves 15360 for the prompt after 1024 for the answer/);
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
+});
+
+test('one-shot -c: a summary that comes back cut off is not used; the turns are dropped, the allergy line still sent, and stderr says so', async (t) => {
+  const home = tempHome();
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  const set = async (key: string, value: string) => assert.equal((await runCli(['config', 'set', key, value], { home })).code, 0);
+  await set('context-window', String(WINDOW));
+  await set('compress-at', '1');
+  const facts = 'She is a 72-year-old woman. She is allergic to penicillin (anaphylaxis in 2019). She takes warfarin 5 mg daily.';
+  const visit = (n: number) => `Visit ${n}: ` + `she walked ${n} km, pulse irregular at ${80 + n}. `.repeat(60);
+  for (let i = 1; i <= 4; i++) {
+    const r = await runCli([...(i > 1 ? ['-c'] : []), '--max-tokens', '1024', i === 1 ? `${facts} ${visit(i)}` : visit(i)], { baseUrl: double.url, home });
+    assert.equal(r.code, 0, `turn ${i}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /Summarised|dropped/i);
+  }
+  // Now the window is "full": the next request folds the oldest turns first, and both summaries come back cut.
+  await set('compress-at', '0.3');
+  const cut = 'Patient: 72-year-old woman. Allergies: peni';
+  double.chat.enqueue({ content: [cut], finishReason: 'length' }, { content: [cut], finishReason: 'length' });
+  const before = double.chat.requests.length;
+  const r = await runCli(['-c', '--max-tokens', '1024', 'Can she take amoxicillin for her chest infection?'], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Reply to Can she ta/);
+  const lines = r.stderr.split('\n').filter(Boolean);
+  assert.ok(
+    lines.some((l) => /^The summary was cut off \(finish_reason length\), twice; dropped \d+ earlier messages instead \([\d.]+k? tokens\); the lines stating penicillin allergy, warfarin 5 mg, age 72 are still sent word for word$/.test(l)),
+    r.stderr,
+  );
+  assert.ok(!lines.some((l) => /^Summarised/.test(l)));
+
+  const sent = double.chat.requests.slice(before);
+  assert.deepEqual(sent.map((q) => q.body.stream), [false, false, true], 'a summary, one retry, then the question');
+  assert.ok(sent[1]!.body.max_tokens > sent[0]!.body.max_tokens, 'the retry had more room');
+  const system = String(sent[2]!.body.messages[0].content);
+  assert.ok(!system.includes(cut), 'the cut summary is not sent');
+  assert.ok(system.includes('User: "She is allergic to penicillin (anaphylaxis in 2019)."'), 'the allergy is still sent word for word');
+  assert.equal(sent[2]!.body.messages.at(-1).content, 'Can she take amoxicillin for her chest infection?');
+
+  const dir = path.join(home, 'data', 'sessions');
+  const saved = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir).find((n) => n.endsWith('.json'))!), 'utf8'));
+  assert.equal(saved.turns.length, 5);
+  assert.equal(saved.context.compactions.at(-1).method, 'trim');
+  assert.equal(saved.context.compactions.at(-1).reason, 'the summary was cut off (finish_reason length), twice');
+  assert.deepEqual(saved.context.compactions.at(-1).quotedFacts, ['penicillin allergy', 'warfarin 5 mg', 'age 72']);
+
+  // The export says what was done, in the place it happened.
+  const md = await runCli(['sessions', 'export', 'latest'], { home });
+  assert.match(md.stdout, /> _The summary was cut off \(finish_reason length\), twice; dropped \d+ earlier messages instead \([^)]*\); the lines stating penicillin allergy, warfarin 5 mg, age 72 are still sent word for word\. From here on the messages above were no longer sent to the model, except the lines named\._/);
 });

@@ -35,11 +35,12 @@ export function sessionToMarkdown(s: SessionData, opts: ExportOptions = {}): str
   const byTurn = new Map<number, string[]>();
   for (const c of s.context.compactions ?? []) {
     const list = byTurn.get(c.throughTurn) ?? [];
-    list.push(describeCompaction(c));
+    const after = c.method === 'summarise' ? 'the model was sent a summary of the messages above instead of them' : `the messages above were no longer sent to the model${c.quotedFacts?.length ? ', except the lines named' : ''}`;
+    list.push(`${describeCompaction(c)}. From here on ${after}`);
     byTurn.set(c.throughTurn, list);
   }
   s.turns.forEach((t, i) => {
-    for (const note of byTurn.get(i) ?? []) lines.push(`> _${note}: the messages above were sent to the model as a summary from here on._`, '');
+    for (const note of byTurn.get(i) ?? []) lines.push(`> _${note}._`, '');
     lines.push(`## You${t.startedAt ? ` · ${when(t.startedAt)}` : ''}`, '', t.user, '');
     if (opts.reasoning && t.reasoning) {
       lines.push('<details><summary>Reasoning</summary>', '', t.reasoning, '', '</details>', '');
@@ -82,6 +83,8 @@ export function sessionToJson(s: SessionData, opts: ExportOptions = {}): string 
       after_turn: c.throughTurn,
       at: new Date(c.at).toISOString(),
       ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.firstTry ? { first_try: c.firstTry } : {}),
+      ...(c.quotedFacts?.length ? { quoted_facts: c.quotedFacts } : {}),
     })),
   };
   return JSON.stringify(out, null, 2) + '\n';
