@@ -82,12 +82,14 @@ export class SessionStore {
   readonly dir: string;
   private prepared = false;
   private readonly ops: FileOps | undefined;
+  private readonly lockWaitMs: number | undefined;
   /** What this process last wrote, per session, and the file's identity after: unchanged since, no need to read it. */
   private written = new Map<string, { stamp: string; data: SessionData }>();
 
-  constructor(dir: string = sessionsDir(), opts: { fileOps?: FileOps } = {}) {
+  constructor(dir: string = sessionsDir(), opts: { fileOps?: FileOps; lockWaitMs?: number } = {}) {
     this.dir = dir;
     this.ops = opts.fileOps;
+    this.lockWaitMs = opts.lockWaitMs;
   }
 
   fileFor(id: string): string {
@@ -146,7 +148,7 @@ export class SessionStore {
       return out;
     };
     try {
-      return opts.merge ? withFileLock(`${file}.lock`, write, { ops: this.ops }) : write();
+      return opts.merge ? withFileLock(`${file}.lock`, write, { ops: this.ops, waitMs: this.lockWaitMs }) : write();
     } catch (err) {
       throw saveError(data.id, file, err);
     }
