@@ -44,11 +44,15 @@ test('seeded interleavings of several writers: every turn of every writer is in 
     first.answer = 'earlier answer';
     first.status = 'complete';
     origin.saveNow();
-    const writers = Array.from({ length: 2 + Math.floor(random() * 2) }, () => ChatSession.open(settings, { store: new SessionStore(dir, { fileOps: fast }), resume: origin.id }));
+    const writers: ChatSession[] = Array.from({ length: 2 + Math.floor(random() * 2) }, () => ChatSession.open(settings, { store: new SessionStore(dir, { fileOps: fast }), resume: origin.id }));
     const expected = new Map<string, string>(); // turn id -> final answer
     const live = new Map<ChatSession, { id: string; user: string; answer: string; status: string } | undefined>();
     const removed = new Set<string>();
     for (let step = 0; step < 40; step++) {
+      if (random() < 0.05 && writers.length < 5) {
+        // A medchat that starts later loads the others' unfinished turns (as interrupted).
+        writers.push(ChatSession.open(settings, { store: new SessionStore(dir, { fileOps: fast }), resume: origin.id }));
+      }
       const w = writers[Math.floor(random() * writers.length)]!;
       const turn = live.get(w);
       const r = random();
@@ -112,13 +116,15 @@ function data(turns: Array<Partial<StoredTurn> & { id: string }>, startTurn = 0)
   };
 }
 
-test('merge: our own turns win, others come from the file, and the summary still starts at the same turn', () => {
+test('merge: our own turns win, others come from the file when their owner got further, and the summary still starts at the same turn', () => {
   const mine = data(
     [
       { id: 'a', startedAt: 1 },
       { id: 'b', startedAt: 2 },
       { id: 'c', startedAt: 5, answer: 'mine, newer' },
       { id: 'x', startedAt: 6, answer: 'loaded while it streamed', status: 'interrupted' },
+      { id: 'k', startedAt: 8, answer: 'its medchat was killed', status: 'interrupted' },
+      { id: 'r', startedAt: 9, answer: 'its medchat asked it again (/retry)' },
     ],
     2,
   );
@@ -130,14 +136,16 @@ test('merge: our own turns win, others come from the file, and the summary still
     { id: 'c', startedAt: 5, answer: 'stale copy' },
     { id: 'x', startedAt: 6, answer: 'finished by its own medchat', status: 'complete' },
     { id: 'gone', startedAt: 7 },
+    { id: 'k', startedAt: 8, answer: 'its medchat was killed', status: 'streaming' },
   ]);
-  const out = mergeSessions(mine, disk, { owned: new Set(['c']), seen: new Set(['a', 'b', 'c', 'x', 'gone']) });
+  const out = mergeSessions(mine, disk, { owned: new Set(['c']), seen: new Set(['a', 'b', 'c', 'x', 'k', 'r', 'gone']) });
   assert.deepEqual(
     out.turns.map((t) => t.id),
-    ['o1', 'a', 'b', 'o2', 'c', 'x'],
+    ['o1', 'a', 'b', 'o2', 'c', 'x', 'k'],
   );
   assert.equal(out.turns[4]!.answer, 'mine, newer');
-  assert.equal(out.turns[5]!.answer, 'finished by its own medchat');
+  assert.equal(out.turns[5]!.answer, 'finished by its own medchat', 'its owner got further');
+  assert.equal(out.turns[6]!.status, 'interrupted', 'no further since it was loaded: its owner is gone');
   assert.equal(out.context.startTurn, 3, 'the summary covered a and b: it now covers o1, a, b');
   assert.equal(out.context.summary?.throughTurn, 3);
   assert.equal(mine.context.startTurn, 2, 'the live context is not changed');

@@ -10,7 +10,11 @@ import type { SessionData, StoredTurn } from './store.js';
 export interface MergeScope {
   /** Turns this process asked: its copy wins. */
   owned: ReadonlySet<string>;
-  /** Every turn this process has held: one it no longer has was removed here (`/retry`), not added elsewhere. */
+  /**
+   * Every turn this process has held: one it no longer has was removed here (`/retry`), not
+   * added elsewhere. (Likewise a turn of another process that is gone from the file was removed
+   * by its owner, and is not written back.)
+   */
   seen: ReadonlySet<string>;
 }
 
@@ -21,23 +25,37 @@ export interface MergeScope {
 export function mergeSessions(mine: SessionData, disk: SessionData, scope: MergeScope): SessionData {
   const onDisk = new Map(disk.turns.map((t) => [t.id, t]));
   const mineIds = new Set(mine.turns.map((t) => t.id));
-  const ours = mine.turns.map((t) => (scope.owned.has(t.id) ? t : (onDisk.get(t.id) ?? t)));
+  // Ours, as they go in the file; undefined: another process's turn that is gone from the file (its `/retry`).
+  const ours = mine.turns.map((t) => (scope.owned.has(t.id) ? t : onDisk.has(t.id) ? newer(t, onDisk.get(t.id)!) : undefined));
   const theirs = disk.turns.filter((t) => !mineIds.has(t.id) && !scope.seen.has(t.id));
   if (theirs.length === 0 && ours.every((t, i) => t === mine.turns[i])) return mine;
 
   const turns: StoredTurn[] = [];
-  const at: number[] = []; // index in `turns` of ours[i]
+  const end: number[] = []; // turns.length once our turn i is placed (or dropped)
   let j = 0;
-  for (const t of ours) {
+  mine.turns.forEach((t, i) => {
     while (j < theirs.length && theirs[j]!.startedAt < t.startedAt) turns.push(theirs[j++]!);
-    at.push(turns.length);
-    turns.push(t);
-  }
+    const kept = ours[i];
+    if (kept) turns.push(kept);
+    end.push(turns.length);
+  });
   while (j < theirs.length) turns.push(theirs[j++]!);
 
   // A fold boundary k lies between our turns k-1 and k: it now lies just after our turn k-1.
-  const moved = (k: number): number => (k <= 0 || at.length === 0 ? 0 : at[Math.min(k, at.length) - 1]! + 1);
+  const moved = (k: number): number => (k <= 0 || end.length === 0 ? 0 : end[Math.min(k, end.length) - 1]!);
   return { ...mine, turns, context: remapContext(mine.context, moved) };
+}
+
+/**
+ * A turn another process asked, as this process holds it and as the file has it: the file's
+ * copy when its owner got further (more text, or finished), else ours. A turn left `streaming`
+ * by a process that was killed was loaded here as `interrupted`, and stays so.
+ */
+function newer(mine: StoredTurn, disk: StoredTurn | undefined): StoredTurn {
+  if (!disk) return mine;
+  const progress = (t: StoredTurn) => t.answer.length + t.reasoning.length;
+  if (progress(disk) !== progress(mine)) return progress(disk) > progress(mine) ? disk : mine;
+  return disk.status !== 'pending' && disk.status !== 'streaming' ? disk : mine;
 }
 
 function remapContext(ctx: ContextState, moved: (k: number) => number): ContextState {

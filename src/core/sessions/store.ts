@@ -304,7 +304,11 @@ function readForMerge(text: string, id: string): SessionData | undefined {
   const d = JSON.parse(text) as Partial<SessionData>;
   if (!d || d.format !== SESSION_FORMAT || d.id !== id || !Array.isArray(d.turns)) return undefined;
   if (!d.turns.every((t) => t && typeof t === 'object' && typeof t.id === 'string' && typeof t.user === 'string')) return undefined;
-  for (const t of d.turns) if (typeof t.startedAt !== 'number') t.startedAt = 0;
+  for (const t of d.turns) {
+    if (typeof t.startedAt !== 'number') t.startedAt = 0;
+    if (typeof t.answer !== 'string') t.answer = '';
+    if (typeof t.reasoning !== 'string') t.reasoning = '';
+  }
   return d as SessionData;
 }
 
