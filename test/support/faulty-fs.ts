@@ -47,8 +47,10 @@ export class FaultyFileOps implements FileOps {
   private healed = false;
   private readonly random: () => number;
 
-  constructor(private readonly fault: { seed?: number; at?: number; kind?: FaultKind } = {}) {
+  /** `full`: the disk is full from the start (every write fails with ENOSPC). */
+  constructor(private readonly fault: { seed?: number; at?: number; kind?: FaultKind; full?: boolean } = {}) {
     this.random = mulberry32(fault.seed ?? SEED);
+    this.full = fault.full === true;
   }
 
   /** The disk has room again: no more faults. */
