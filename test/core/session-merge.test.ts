@@ -138,7 +138,7 @@ test('merge: our own turns win, others come from the file when their owner got f
     { id: 'gone', startedAt: 7 },
     { id: 'k', startedAt: 8, answer: 'its medchat was killed', status: 'streaming' },
   ]);
-  const out = mergeSessions(mine, disk, { owned: new Set(['c']), seen: new Set(['a', 'b', 'c', 'x', 'k', 'r', 'gone']) });
+  const out = mergeSessions(mine, disk.turns, { owned: new Set(['c']), seen: new Set(['a', 'b', 'c', 'x', 'k', 'r', 'gone']) });
   assert.deepEqual(
     out.turns.map((t) => t.id),
     ['o1', 'a', 'b', 'o2', 'c', 'x', 'k'],

@@ -19,15 +19,15 @@ export interface MergeScope {
 }
 
 /**
- * `mine` with the other turns of `disk` woven in by start time (mine keep their order), and
- * mine's context (the summary and where it starts) pointing at the same turns in the result.
+ * `mine` with the other turns in the file (`diskTurns`) woven in by start time (mine keep their
+ * order), and mine's context (the summary and where it starts) pointing at the same turns.
  */
-export function mergeSessions(mine: SessionData, disk: SessionData, scope: MergeScope): SessionData {
-  const onDisk = new Map(disk.turns.map((t) => [t.id, t]));
+export function mergeSessions(mine: SessionData, diskTurns: readonly StoredTurn[], scope: MergeScope): SessionData {
+  const onDisk = new Map(diskTurns.map((t) => [t.id, t]));
   const mineIds = new Set(mine.turns.map((t) => t.id));
   // Ours, as they go in the file; undefined: another process's turn that is gone from the file (its `/retry`).
   const ours = mine.turns.map((t) => (scope.owned.has(t.id) ? t : onDisk.has(t.id) ? newer(t, onDisk.get(t.id)!) : undefined));
-  const theirs = disk.turns.filter((t) => !mineIds.has(t.id) && !scope.seen.has(t.id));
+  const theirs = diskTurns.filter((t) => !mineIds.has(t.id) && !scope.seen.has(t.id));
   if (theirs.length === 0 && ours.every((t, i) => t === mine.turns[i])) return mine;
 
   const turns: StoredTurn[] = [];
@@ -65,4 +65,20 @@ function remapContext(ctx: ContextState, moved: (k: number) => number): ContextS
     ...(ctx.summary ? { summary: { ...ctx.summary, throughTurn: moved(ctx.summary.throughTurn) } } : {}),
     compactions: ctx.compactions.map((c) => ({ ...c, throughTurn: moved(c.throughTurn) })),
   };
+}
+
+/**
+ * A parsed session file (already known to be one) as another process left it, statuses
+ * untouched (a turn still streaming there is theirs to finish); undefined if it cannot be merged.
+ */
+export function readForMerge(raw: unknown, id: string): StoredTurn[] | undefined {
+  const d = raw as Partial<SessionData>;
+  if (!d || d.id !== id || !Array.isArray(d.turns)) return undefined;
+  if (!d.turns.every((t) => t && typeof t === 'object' && typeof t.id === 'string' && typeof t.user === 'string')) return undefined;
+  for (const t of d.turns) {
+    if (typeof t.startedAt !== 'number') t.startedAt = 0;
+    if (typeof t.answer !== 'string') t.answer = '';
+    if (typeof t.reasoning !== 'string') t.reasoning = '';
+  }
+  return d.turns;
 }

@@ -9,7 +9,7 @@ import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file
 import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { dataDir } from '../paths.js';
-import { mergeSessions, type MergeScope } from './session-merge.js';
+import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
 
 /**
  * Sessions on disk: one JSON file per conversation in `<data dir>/sessions/`, the folder 0700
@@ -83,8 +83,8 @@ export class SessionStore {
   private prepared = false;
   private readonly ops: FileOps | undefined;
   private readonly lockWaitMs: number | undefined;
-  /** What this process last wrote, per session, and the file's identity after: unchanged since, no need to read it. */
-  private written = new Map<string, { stamp: string; data: SessionData }>();
+  /** The turns this process last wrote, per session, and the file's identity after: unchanged since, no need to read it. */
+  private written = new Map<string, { stamp: string; turns: StoredTurn[] }>();
 
   constructor(dir: string = sessionsDir(), opts: { fileOps?: FileOps; lockWaitMs?: number } = {}) {
     this.dir = dir;
@@ -143,7 +143,7 @@ export class SessionStore {
       const out = opts.merge ? this.mergeWithDisk(data, opts.merge) : data;
       writeFileAtomic(file, JSON.stringify(out, null, 1) + '\n', { durable: opts.durable !== false, ops: this.ops });
       const stamp = fileStamp(file);
-      if (stamp) this.written.set(data.id, { stamp, data: out });
+      if (stamp) this.written.set(data.id, { stamp, turns: out.turns });
       else this.written.delete(data.id);
       return out;
     };
@@ -158,11 +158,12 @@ export class SessionStore {
   private mergeWithDisk(mine: SessionData, scope: MergeScope): SessionData {
     const file = this.fileFor(mine.id);
     const last = this.written.get(mine.id);
-    let disk: SessionData | undefined;
-    if (last && last.stamp === fileStamp(file)) disk = last.data;
+    let disk: StoredTurn[] | undefined;
+    if (last && last.stamp === fileStamp(file)) disk = last.turns;
     else {
       try {
-        disk = readForMerge(fs.readFileSync(file, 'utf8'), mine.id);
+        const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: unknown } | null;
+        disk = raw?.format === SESSION_FORMAT ? readForMerge(raw, mine.id) : undefined;
       } catch {
         disk = undefined; // none yet, or removed (sessions rm), or damaged: this process's copy is what there is
       }
@@ -297,19 +298,6 @@ function fileStamp(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The file as another process left it, statuses untouched (a turn still streaming there is theirs to finish). */
-function readForMerge(text: string, id: string): SessionData | undefined {
-  const d = JSON.parse(text) as Partial<SessionData>;
-  if (!d || d.format !== SESSION_FORMAT || d.id !== id || !Array.isArray(d.turns)) return undefined;
-  if (!d.turns.every((t) => t && typeof t === 'object' && typeof t.id === 'string' && typeof t.user === 'string')) return undefined;
-  for (const t of d.turns) {
-    if (typeof t.startedAt !== 'number') t.startedAt = 0;
-    if (typeof t.answer !== 'string') t.answer = '';
-    if (typeof t.reasoning !== 'string') t.reasoning = '';
-  }
-  return d as SessionData;
 }
 
 function saveError(id: string, file: string, err: unknown): MedchatError {
