@@ -114,9 +114,13 @@ test('two medchat -c at once, five times over: both answers of every round are s
   const first = await runCli(['--reasoning', 'hide', 'first question'], { baseUrl: double.url, home: h });
   assert.equal(first.code, 0, first.stderr);
   // Paced answers (~0.6 s each), so the two runs stream, and save, at the same time.
+  let overlaps = 0; // rounds in which one answer started while the other was still streaming
   double.chat.defaultScript = {
     reasoning: [],
-    content: (req) => [`Answer to ${lastUser(req)}:`, ...Array.from({ length: 20 }, (_, i) => ` w${i}`)],
+    content: (req) => {
+      if (double.chat.requests.some((r) => r !== req && !r.finished)) overlaps++;
+      return [`Answer to ${lastUser(req)}:`, ...Array.from({ length: 20 }, (_, i) => ` w${i}`)];
+    },
     paceMs: 30,
   };
   const expected: string[] = ['first question'];
@@ -138,6 +142,7 @@ test('two medchat -c at once, five times over: both answers of every round are s
     }
     assert.deepEqual(leftovers(h), []);
   }
+  assert.ok(overlaps >= 3, `the two runs overlapped in ${overlaps} of 5 rounds`);
 });
 
 test('sessions export -o never writes through a symbolic link; a regular file is replaced whole, 0600', async () => {
