@@ -1,21 +1,7 @@
-// Build step (not shipped): bundles src/ into dist/: one entry file plus lazily loaded chunks (the chat screen, openai, conf…),
+// Build step (not shipped): bundles src/ into dist/: one entry file plus lazily loaded chunks (the chat screen, openai…),
 // so `--version`, `--help` and one-shot mode never parse Ink or React.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-
-// conf, the config file's writer, imports ajv, semver, node:crypto… at its top level (tens of ms). Only writes need it
-// (reads are plain JSON, src/core/config-store.ts), so it is bundled on its own as dist/chunks/conf.cjs, and in the
-// bundle src/core/conf-loader.ts require()s that file, beside the chunk it lands in, on the first write: conf is
-// neither parsed nor run on the way to the chat screen. (From src/, in tests, conf-loader.ts stays an ordinary import.)
-const lazyConf = {
-  name: 'lazy-conf',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]conf-loader\.ts$/ }, () => ({
-      contents: "import { createRequire } from 'node:module';\nexport function loadConf() { return createRequire(import.meta.url)('./conf.cjs'); }",
-      loader: 'js',
-    }));
-  },
-};
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 
 // yoga-layout (Ink's layout engine) carries its wasm as a base64 data: URL and, when `fetch` exists, loads it with
 // fetch(). In Node the first read of the global `fetch` loads undici, and fetching a data: URL runs all of it: ~25 ms
@@ -212,25 +198,9 @@ await build({
     // Some bundled CommonJS modules call require(); give them one.
     js: "import { createRequire as __medchatCreateRequire } from 'node:module'; const require = __medchatCreateRequire(import.meta.url);",
   },
-  plugins: [lazyConf, yogaWithoutFetch, textPatches],
+  plugins: [yogaWithoutFetch, textPatches],
   logLevel: 'warning',
 });
-
-await build({
-  stdin: { contents: "module.exports = require('conf').default;", resolveDir: process.cwd(), loader: 'js' },
-  outfile: `${tmp}/chunks/conf.cjs`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: process.env.MEDCHAT_BUILD_MINIFY !== '0',
-  legalComments: 'linked',
-  logLevel: 'warning',
-});
-// require('./conf.cjs') is relative to the file it lands in; that must be a chunk, beside conf.cjs.
-for (const f of readdirSync(tmp)) {
-  if (f.endsWith('.js') && readFileSync(`${tmp}/${f}`, 'utf8').includes('./conf.cjs')) throw new Error(`build: the conf loader landed in ${f}, outside chunks/`);
-}
 
 if (existsSync('dist')) renameSync('dist', old);
 renameSync(tmp, 'dist');

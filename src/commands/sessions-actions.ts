@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { usageError } from '../core/errors.js';
+import { writeUserFile } from '../core/io/user-file.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import { sessionToJson, sessionToMarkdown } from '../core/sessions/export.js';
 import { SessionStore } from '../core/sessions/store.js';
@@ -52,11 +52,7 @@ export async function sessionsExport(ref: string, o: { format?: string; output?:
   const data = store.load(store.resolve(ref));
   const text = format === 'json' ? sessionToJson(data, { reasoning: Boolean(o.reasoning) }) : sessionToMarkdown(data, { reasoning: Boolean(o.reasoning) });
   if (o.output && o.output !== '-') {
-    try {
-      fs.writeFileSync(o.output, text, { mode: 0o600 });
-    } catch (err) {
-      throw usageError(`cannot write ${o.output} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    writeUserFile(o.output, text);
     process.stderr.write(`exported ${data.id} to ${o.output}\n`);
     return 0;
   }

@@ -1,24 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type Conf from 'conf';
-import { loadConf } from './conf-loader.js';
 import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { toWriteError, writeFileAtomic } from './io/atomic-file.js';
+import type { FileOps } from './io/file-ops.js';
 import { configDir } from './paths.js';
 import { isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
 
 /**
- * The config file (`conf`), written 0600 in a 0700 folder. Unknown keys in the file are ignored.
- * Reads parse the JSON file directly, as conf itself does; conf is loaded only to write (set/unset).
+ * The config file: JSON (tab-indented, as conf wrote it), 0600 in a 0700 folder. Unknown keys in
+ * the file are ignored, and kept when a key is set. Every write goes through writeFileAtomic: a
+ * full disk leaves the previous file as it was. A config.json that is a link (dotfile managers)
+ * stays one: the file it points to is replaced.
  */
 export class ConfigStore {
   readonly path: string;
   private readonly cwd: string;
-  private conf: Conf<Record<string, ConfigValue>> | undefined;
+  private readonly ops: FileOps | undefined;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  constructor(env: NodeJS.ProcessEnv = process.env, opts: { fileOps?: FileOps } = {}) {
     this.cwd = configDir(env);
-    this.path = path.resolve(this.cwd, 'config.json'); // where conf puts it (cwd + configName + '.json')
+    this.ops = opts.fileOps;
+    this.path = path.resolve(this.cwd, 'config.json');
     try {
       fs.mkdirSync(this.cwd, { recursive: true, mode: 0o700 });
     } catch {
@@ -40,14 +43,18 @@ export class ConfigStore {
   }
 
   set(key: ConfigKey, value: ConfigValue): void {
-    this.write((conf) => conf.set(key, value));
+    this.write((store) => {
+      store[key] = value;
+    });
   }
 
   unset(key: ConfigKey): void {
-    this.write((conf) => conf.delete(key));
+    this.write((store) => {
+      delete store[key];
+    });
   }
 
-  /** What conf's `store` getter returns: the parsed file as a prototype-less object ({} when there is no file). */
+  /** The parsed file as a prototype-less object ({} when there is no file). */
   private read(): Record<string, ConfigValue> {
     let store: Record<string, ConfigValue>;
     try {
@@ -55,7 +62,7 @@ export class ConfigStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw corruptConfig(this.path, err);
       try {
-        fs.mkdirSync(path.dirname(this.path), { recursive: true }); // as conf does on a missing file
+        fs.mkdirSync(path.dirname(this.path), { recursive: true });
       } catch (mkdirErr) {
         throw corruptConfig(this.path, mkdirErr);
       }
@@ -64,33 +71,16 @@ export class ConfigStore {
     return store;
   }
 
-  private writer(): Conf<Record<string, ConfigValue>> {
-    if (this.conf) return this.conf;
-    const ConfClass = loadConf();
+  /** Read the file as it is now, change it, and write it back whole (0600, atomically). */
+  private write(change: (store: Record<string, ConfigValue>) => void): void {
+    const store = this.read();
+    change(store);
     try {
-      this.conf = new ConfClass<Record<string, ConfigValue>>({
-        projectName: 'medchat',
-        projectSuffix: '',
-        cwd: this.cwd,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-      });
+      fs.mkdirSync(this.cwd, { recursive: true, mode: 0o700 });
+      writeFileAtomic(this.path, JSON.stringify(store, undefined, '\t'), { mode: 0o600, symlinks: 'follow', ops: this.ops });
     } catch (err) {
-      throw corruptConfig(this.path, err);
-    }
-    return this.conf;
-  }
-
-  private write(action: (conf: Conf<Record<string, ConfigValue>>) => void): void {
-    const conf = this.writer();
-    try {
-      action(conf);
-      fs.chmodSync(this.path, 0o600);
-    } catch (err) {
-      if (err instanceof MedchatError) throw err;
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new MedchatError(`cannot write the config file ${this.path} (${code}); check its folder's permissions`, ExitCode.usage);
+      const e = toWriteError(this.path, err);
+      throw new MedchatError(`cannot write the config file ${this.path}: ${e.reason} (${e.code}); nothing was changed; ${e.nextStep}`, ExitCode.usage);
     }
   }
 }

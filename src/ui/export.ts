@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Conversation } from '../core/conversation.js';
+import { MedchatError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import type { FileOps } from '../core/io/file-ops.js';
+import { writeUserFile } from '../core/io/user-file.js';
 
 /** `/export`: the conversation as Markdown (readable) or JSON (everything, including reasoning and usage). */
 export function defaultExportName(now = new Date()): string {
@@ -42,11 +46,18 @@ export function conversationToJson(c: Conversation, model: string): string {
   );
 }
 
-/** Writes the file (0600: conversations can hold health details) and returns its absolute path. */
-export function exportConversation(c: Conversation, model: string, file: string | undefined, cwd = process.cwd()): string {
+/**
+ * Writes the file (0600: conversations can hold health details; atomically; never through a
+ * symbolic link) and returns its absolute path.
+ */
+export function exportConversation(c: Conversation, model: string, file: string | undefined, cwd = process.cwd(), ops?: FileOps): string {
   const target = path.resolve(cwd, file?.trim() || defaultExportName());
   const json = /\.json$/i.test(target);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, json ? conversationToJson(c, model) + '\n' : conversationToMarkdown(c, model), { mode: 0o600 });
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+  } catch (err) {
+    throw new MedchatError(`cannot create the folder ${path.dirname(target)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose another path`, ExitCode.usage, 'usage');
+  }
+  writeUserFile(target, json ? conversationToJson(c, model) + '\n' : conversationToMarkdown(c, model), ops);
   return target;
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../core/io/atomic-file.js';
+import type { FileOps } from '../core/io/file-ops.js';
 import { dataDir } from '../core/paths.js';
 
 /**
@@ -20,6 +22,7 @@ export class PromptHistory {
 
   constructor(
     private readonly file: string | undefined,
+    private readonly ops?: FileOps,
   ) {
     if (file) this.entries = readEntries(file);
     this.index = this.entries.length;
@@ -34,7 +37,7 @@ export class PromptHistory {
     if (this.entries[this.entries.length - 1] !== text) {
       this.entries.push(text);
       if (this.entries.length > HISTORY_LIMIT) this.entries.splice(0, this.entries.length - HISTORY_LIMIT);
-      if (this.file) persist(this.file, this.entries);
+      if (this.file) persist(this.file, this.entries, this.ops);
     }
     this.index = this.entries.length;
     this.draft = '';
@@ -78,14 +81,13 @@ function readEntries(file: string): string[] {
   }
 }
 
-function persist(file: string, entries: string[]): void {
+/** The whole file again, atomically (no fsync: losing the last prompt to a power cut is fine, a torn file is not). */
+function persist(file: string, entries: string[], ops: FileOps | undefined): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600 });
-    fs.renameSync(tmp, file);
-    fs.chmodSync(file, 0o600);
+    writeFileAtomic(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600, durable: false, ops });
   } catch {
-    // History is a convenience: never let a full disk or a read-only folder break the chat.
+    // History is a convenience: a full disk or a read-only folder leaves the previous file and
+    // never breaks the chat (the session's own save warns about the folder).
   }
 }

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { getFetch } from '../http.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { toWriteError, writeFileAtomic as writeFileAtomicSync } from '../io/atomic-file.js';
+import type { FileOps } from '../io/file-ops.js';
 import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
 import { describeNetworkError, hostOf, type ServiceConnection } from './service-http.js';
 
@@ -105,28 +106,19 @@ export async function outputPathFor(output: string, taskId: string, mime: ImageM
   return output;
 }
 
-/** Write atomically: a temporary file beside the target, flushed, then renamed over it. */
-export async function writeFileAtomic(target: string, bytes: Uint8Array): Promise<void> {
+/** Write atomically: every byte to a temporary file beside the target, flushed, then renamed over it. */
+export async function writeFileAtomic(target: string, bytes: Uint8Array, ops?: FileOps): Promise<void> {
   const dir = path.dirname(path.resolve(target));
   try {
     await fsp.mkdir(dir, { recursive: true });
   } catch (err) {
     throw usageError(`cannot create the folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  let handle: import('node:fs/promises').FileHandle | undefined;
   try {
-    handle = await fsp.open(tmp, 'wx', 0o644);
-    await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await fsp.rename(tmp, target);
+    writeFileAtomicSync(target, bytes, { mode: 0o644, ops });
   } catch (err) {
-    await handle?.close().catch(() => {});
-    await fsp.rm(tmp, { force: true }).catch(() => {});
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new MedchatError(`cannot write ${target}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code ?? String(err)}`, ExitCode.usage, 'usage');
+    const e = toWriteError(target, err);
+    throw new MedchatError(`cannot write ${target}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.usage, 'usage');
   }
 }
 

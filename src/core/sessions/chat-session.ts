@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { completeChat, streamChat } from '../chat-client.js';
 import type { ChatEvent, ChatResult } from '../chat-events.js';
 import type { WireMessage } from '../chat-request.js';
@@ -37,6 +38,9 @@ export class ChatSession {
   private data: SessionData;
   private lastSave = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Turns asked here (this process writes them) and every turn held here; see session-merge.ts. */
+  private readonly owned = new Set<string>();
+  private readonly seen = new Set<string>();
   /** The first failure to write the session file (the conversation goes on; the front end says so once). */
   saveError: MedchatError | undefined;
   /** Called once, on the first failure to write the session file. */
@@ -57,6 +61,7 @@ export class ChatSession {
       const turn = this.conversation.addTurn(saved.user);
       const { tokens, ...rest } = saved;
       Object.assign(turn, rest);
+      this.seen.add(turn.id);
       if (tokens) {
         primeCount(saved.user, tokens.user);
         if (saved.status === 'complete') primeCount(saved.answer, tokens.answer);
@@ -120,9 +125,15 @@ export class ChatSession {
     return this.context.state.compactions;
   }
 
-  /** Add a question to the conversation and save it at once. */
+  /**
+   * Add a question to the conversation and save it at once. Its id is random, so a turn another
+   * medchat adds to the same session at the same time never takes its place.
+   */
   ask(text: string): Turn {
     const turn = this.conversation.addTurn(text);
+    turn.id = `t-${randomBytes(6).toString('hex')}`;
+    this.owned.add(turn.id);
+    this.seen.add(turn.id);
     this.saveNow();
     return turn;
   }
@@ -274,8 +285,10 @@ export class ChatSession {
   }
 
   /**
-   * Write the session now (atomically). Does nothing when the session is not persistent.
-   * `durable: false` (the saves while an answer streams) skips the fsync; see writeFileAtomic.
+   * Write the session now (atomically, merged with turns other processes saved meanwhile). Does
+   * nothing when the session is not persistent. `durable: false` (the saves while an answer
+   * streams) skips the fsync; see writeFileAtomic. A failure leaves the file as it was and is
+   * reported once, through onSaveError.
    */
   saveNow(opts: { durable?: boolean } = {}): void {
     if (this.timer) {
@@ -296,7 +309,7 @@ export class ChatSession {
       return settled && tokenizerLoaded() ? { ...t, tokens: { user: countText(t.user), answer: countText(t.answer) } } : { ...t };
     });
     try {
-      this.store.save(d, opts);
+      this.store.save(d, { durable: opts.durable, merge: { owned: this.owned, seen: this.seen } });
     } catch (err) {
       if (!this.saveError) {
         this.saveError = toMedchatError(err);

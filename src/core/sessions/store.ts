@@ -5,13 +5,19 @@ import type { ContextState } from '../context.js';
 import type { Turn } from '../conversation.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
+import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
+import type { FileOps } from '../io/file-ops.js';
 import { dataDir } from '../paths.js';
+import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
 
 /**
  * Sessions on disk: one JSON file per conversation in `<data dir>/sessions/`, the folder 0700
- * and every file 0600. Every write goes to a temporary file in the same folder, is flushed to
- * the disk, then renamed over the old file, so a session file is always either the previous
- * or the next complete version, whatever moment medchat (or the machine) dies at.
+ * and every file 0600. Every write goes through writeFileAtomic (every byte to a temporary file,
+ * flushed, then renamed), so a session file is always either the previous or the next complete
+ * version, whatever moment medchat (or the machine) dies at or the disk fills up. Saves that
+ * merge (`save(…, { merge })`) take the session's lock and fold in the turns other medchat
+ * processes wrote meanwhile (session-merge.ts).
  * Nothing is created until the first save: `--incognito` and `history: off` never touch the disk.
  */
 export const SESSION_FORMAT = 'medchat-session';
@@ -65,38 +71,25 @@ export function titleFor(text: string): string {
   return clean.length > 72 ? clean.slice(0, 71) + '…' : clean;
 }
 
-/**
- * Write `text` to `file` atomically: temp file (0600) in the same folder, fsync, rename.
- * `durable: false` skips the fsync: the file is still never half-written for a killed process
- * (the kernel has the data before the rename), only a power cut may lose it. For the saves
- * made while an answer streams; the final one is durable.
- */
-export function writeFileAtomic(file: string, text: string, durable = true): void {
-  const tmp = `${file}.${process.pid}-${randomBytes(3).toString('hex')}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, text);
-    if (durable) fs.fsyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+export interface SaveOptions {
+  /** false: no fsync (the saves while an answer streams); see writeFileAtomic. */
+  durable?: boolean;
+  /** Merge with what other processes wrote to the file since (under the session's lock). */
+  merge?: MergeScope;
 }
 
 export class SessionStore {
   readonly dir: string;
   private prepared = false;
+  private readonly ops: FileOps | undefined;
+  private readonly lockWaitMs: number | undefined;
+  /** The turns this process last wrote, per session, and the file's identity after: unchanged since, no need to read it. */
+  private written = new Map<string, { stamp: string; turns: StoredTurn[] }>();
 
-  constructor(dir: string = sessionsDir()) {
+  constructor(dir: string = sessionsDir(), opts: { fileOps?: FileOps; lockWaitMs?: number } = {}) {
     this.dir = dir;
+    this.ops = opts.fileOps;
+    this.lockWaitMs = opts.lockWaitMs;
   }
 
   fileFor(id: string): string {
@@ -138,13 +131,44 @@ export class SessionStore {
     }
   }
 
-  save(data: SessionData, opts: { durable?: boolean } = {}): void {
+  /**
+   * Write the session (atomically, and durably unless `durable: false`); returns what was
+   * written, which with `merge` includes the turns other processes saved. On failure the file
+   * on disk is left as it was and a one-line MedchatError says why.
+   */
+  save(data: SessionData, opts: SaveOptions = {}): SessionData {
     this.ensureDir();
+    const file = this.fileFor(data.id);
+    const write = (): SessionData => {
+      const out = opts.merge ? this.mergeWithDisk(data, opts.merge) : data;
+      writeFileAtomic(file, JSON.stringify(out, null, 1) + '\n', { durable: opts.durable !== false, ops: this.ops });
+      const stamp = fileStamp(file);
+      if (stamp) this.written.set(data.id, { stamp, turns: out.turns });
+      else this.written.delete(data.id);
+      return out;
+    };
     try {
-      writeFileAtomic(this.fileFor(data.id), JSON.stringify(data, null, 1) + '\n', opts.durable !== false);
+      return opts.merge ? withFileLock(`${file}.lock`, write, { ops: this.ops, waitMs: this.lockWaitMs }) : write();
     } catch (err) {
-      throw storeError(`cannot save the session ${data.id} in ${this.dir}`, err);
+      throw saveError(data.id, file, err);
     }
+  }
+
+  /** `mine` merged with the file as it is now (read again only if another process replaced it). */
+  private mergeWithDisk(mine: SessionData, scope: MergeScope): SessionData {
+    const file = this.fileFor(mine.id);
+    const last = this.written.get(mine.id);
+    let disk: StoredTurn[] | undefined;
+    if (last && last.stamp === fileStamp(file)) disk = last.turns;
+    else {
+      try {
+        const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: unknown } | null;
+        disk = raw?.format === SESSION_FORMAT ? readForMerge(raw, mine.id) : undefined;
+      } catch {
+        disk = undefined; // none yet, or removed (sessions rm), or damaged: this process's copy is what there is
+      }
+    }
+    return disk ? mergeSessions(mine, disk, scope) : mine;
   }
 
   exists(id: string): boolean {
@@ -254,7 +278,7 @@ export class SessionStore {
     }
     let n = 0;
     for (const name of names) {
-      if (!name.endsWith('.json') && !name.endsWith('.tmp')) continue;
+      if (!name.endsWith('.json') && !name.endsWith('.tmp') && !name.endsWith('.lock')) continue;
       try {
         fs.rmSync(path.join(this.dir, name), { force: true });
         if (name.endsWith('.json')) n++;
@@ -264,6 +288,24 @@ export class SessionStore {
     }
     return n;
   }
+}
+
+/** The file's identity (inode, size, change time): another process's save replaces the inode. */
+function fileStamp(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function saveError(id: string, file: string, err: unknown): MedchatError {
+  if (err instanceof LockTimeoutError) {
+    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, delete ${err.lockFile}`, ExitCode.failure, 'session-io');
+  }
+  const e = err instanceof FileWriteError ? err : toWriteError(file, err);
+  return new MedchatError(`cannot save the session ${id} in ${path.dirname(file)}: ${e.reason} (${e.code}); ${e.nextStep} or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
 }
 
 function storeError(what: string, err: unknown): MedchatError {

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
+
+/**
+ * The one way medchat writes a file: every byte to a new temporary file beside the target
+ * (created exclusively, never through a link), flushed to the disk, closed, and only then
+ * renamed over the target, after which the folder is flushed too (where the system allows).
+ * On any failure the temporary file is removed and the target is left exactly as it was: a
+ * reader sees the previous complete file or the next one, never a part.
+ */
+export interface AtomicWriteOptions {
+  /** Permissions of the new file (default 0600: what medchat writes can hold health details). */
+  mode?: number;
+  /** false: skip the fsyncs (still never half-written for a killed process; a power cut may lose it). */
+  durable?: boolean;
+  /**
+   * A symbolic link at the target: `replace` the link itself (what rename does), `refuse` to
+   * write (for paths a user names: never write through a link), or `follow` it and replace the
+   * file it points to (the config file, which dotfile managers link).
+   */
+  symlinks?: 'replace' | 'refuse' | 'follow';
+  ops?: FileOps;
+}
+
+/** A failed write: `code` is the system's (ENOSPC, EIO…), `reason` a few words for a person. */
+export class FileWriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write ${file}: ${reason} (${code})`);
+    this.name = 'FileWriteError';
+  }
+
+  /** What the user can do about it, in a few words. */
+  get nextStep(): string {
+    return nextStepFor(this.code);
+  }
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
+  const ops = opts.ops ?? nodeFileOps;
+  const durable = opts.durable !== false;
+  const target = destination(file, opts.symlinks ?? 'replace');
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let fd: number | undefined;
+  let created = false;
+  try {
+    fd = ops.open(tmp, 'wx', opts.mode ?? 0o600);
+    created = true;
+    writeAll(ops, fd, bytes);
+    if (durable) ops.fsync(fd);
+    const open = fd;
+    fd = undefined;
+    ops.close(open);
+    ops.rename(tmp, target);
+    created = false;
+  } catch (err) {
+    if (fd !== undefined) ignore(() => ops.close(fd!));
+    if (created) ignore(() => ops.unlink(tmp));
+    throw toWriteError(file, err);
+  }
+  if (durable) syncFolder(ops, dir);
+}
+
+/**
+ * Flush a folder so a rename in it survives a power cut. Best effort: some systems cannot
+ * open a folder for this (Windows), and once the rename is done the new file is in place whatever
+ * this says.
+ */
+function syncFolder(ops: FileOps, dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = ops.open(dir, 'r');
+    ops.fsync(fd);
+  } catch {
+    // not supported here, or the folder could not be flushed: the file itself is complete
+  } finally {
+    if (fd !== undefined) ignore(() => ops.close(fd!));
+  }
+}
+
+/** The path to rename onto, after checking what is there now. */
+function destination(file: string, symlinks: 'replace' | 'refuse' | 'follow'): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return file;
+    throw toWriteError(file, err);
+  }
+  if (stat.isSymbolicLink()) {
+    if (symlinks === 'refuse') throw new FileWriteError(file, 'ELOOP', 'it is a symbolic link, and medchat does not write through links');
+    if (symlinks === 'replace') return file;
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+    } catch (err) {
+      // A dangling link: write where it points, as an editor would.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw toWriteError(file, err);
+      real = path.resolve(path.dirname(file), fs.readlinkSync(file));
+    }
+    return destination(real, 'refuse');
+  }
+  if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', 'it is a folder');
+  if (!stat.isFile()) throw new FileWriteError(file, 'ENOTREG', 'it is not a regular file (a device, pipe or socket)');
+  return file;
+}
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is larger than this system allows',
+  EIO: 'the disk reported an input/output error',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the disk is read-only',
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+  EXDEV: 'the temporary file landed on another disk',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+function nextStepFor(code: string): string {
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return 'free some disk space';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return "check the folder's permissions";
+  if (code === 'ELOOP') return 'give the real path instead of the link';
+  if (code === 'EISDIR' || code === 'ENOTREG' || code === 'ENOENT' || code === 'ENOTDIR') return 'choose another path';
+  return 'check the disk';
+}
+
+export function toWriteError(file: string, err: unknown): FileWriteError {
+  if (err instanceof FileWriteError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code ?? 'EIO';
+  return new FileWriteError(file, code, REASONS[code] ?? (code === 'EIO' ? REASONS.EIO! : 'the system refused'));
+}
+
+function ignore(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // cleanup after a failure: the failure is what gets reported
+  }
+}
