@@ -5,11 +5,14 @@ import { loadConf } from './conf-loader.js';
 import { MedchatError, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { configDir } from './paths.js';
-import { isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
+import { checkStoredValue, isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
+import { registerSecret } from './secret-redactor.js';
 
 /**
  * The config file (`conf`), written 0600 in a 0700 folder. Unknown keys in the file are ignored.
  * Reads parse the JSON file directly, as conf itself does; conf is loaded only to write (set/unset).
+ * A value is checked when it is read (`get`), by the same rules as `config set`; a file that holds
+ * the API key and that other users can read gets one warning per process.
  */
 export class ConfigStore {
   readonly path: string;
@@ -28,15 +31,37 @@ export class ConfigStore {
     this.read();
   }
 
+  /** The value in the file, checked (a usage error naming key, value and fix when it is not valid). */
   get(key: ConfigKey): ConfigValue | undefined {
     const value = this.read()[key];
-    return value === null ? undefined : value;
+    if (value === null || value === undefined) return undefined;
+    if (key === 'api-key') this.warnIfShared();
+    const checked = checkStoredValue(key, value, this.path);
+    if (key === 'api-key') registerSecret(String(checked));
+    return checked;
   }
 
+  /** The values in the file as they are (unchecked: `config list` shows even a wrong one). */
   all(): Partial<Record<ConfigKey, ConfigValue>> {
     const out: Partial<Record<ConfigKey, ConfigValue>> = {};
     for (const [k, v] of Object.entries(this.read())) if (isConfigKey(k) && v !== null) out[k] = v;
+    if (out['api-key'] !== undefined) this.warnIfShared();
     return out;
+  }
+
+  /** Warn once if the file holds the key and its group or other users can read it. */
+  private warnIfShared(): void {
+    if (sharedWarningGiven) return;
+    let mode: number;
+    try {
+      mode = fs.statSync(this.path).mode;
+    } catch {
+      return;
+    }
+    if ((mode & 0o044) === 0) return;
+    sharedWarningGiven = true;
+    const who = mode & 0o004 ? 'every user on this machine' : 'its group';
+    process.stderr.write(`medchat: warning: the config file ${this.path} holds the API key and ${who} can read it; make it private with: chmod 600 ${this.path}\n`);
   }
 
   set(key: ConfigKey, value: ConfigValue): void {
@@ -94,6 +119,8 @@ export class ConfigStore {
     }
   }
 }
+
+let sharedWarningGiven = false;
 
 function corruptConfig(file: string, err: unknown): MedchatError {
   const code = (err as NodeJS.ErrnoException)?.code;
