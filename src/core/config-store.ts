@@ -33,9 +33,10 @@ export class ConfigStore {
 
   /** The value in the file, checked (a usage error naming key, value and fix when it is not valid). */
   get(key: ConfigKey): ConfigValue | undefined {
-    const value = this.read()[key];
+    const stored = this.read();
+    if (stored['api-key'] !== undefined && stored['api-key'] !== null) this.warnIfShared();
+    const value = stored[key];
     if (value === null || value === undefined) return undefined;
-    if (key === 'api-key') this.warnIfShared();
     const checked = checkStoredValue(key, value, this.path);
     if (key === 'api-key') registerSecret(String(checked));
     return checked;

@@ -19,6 +19,8 @@ interface Form {
 
 const forms: Form[] = [];
 const known = new Set<string>();
+/** Every character of every form: a window holding any other character cannot match. */
+const keyChars = new Set<number>();
 
 /** `sk-…a1b2`: a prefix such as `sk-` and the last four characters, never a run of the key. */
 export function maskKey(secret: string): string {
@@ -47,6 +49,7 @@ export function registerSecret(secret: string | undefined): void {
     const size = Math.min(RUN_LENGTH, text.length);
     const windows = new Set<string>();
     for (let i = 0; i + size <= text.length; i++) windows.add(text.slice(i, i + size));
+    for (let i = 0; i < text.length; i++) keyChars.add(text.charCodeAt(i));
     forms.push({ text, size, windows, mask });
   }
 }
@@ -55,6 +58,7 @@ export function registerSecret(secret: string | undefined): void {
 export function clearSecrets(): void {
   forms.length = 0;
   known.clear();
+  keyChars.clear();
 }
 
 interface Run {
@@ -67,10 +71,15 @@ interface Run {
 function findRuns(text: string): Run[] {
   if (forms.length === 0) return [];
   const folded = fold(text);
+  const n = folded.length;
+  // stretchEnd[i]: where the stretch of key characters holding position i ends (i itself when it is not one).
+  const stretchEnd = new Int32Array(n + 1);
+  stretchEnd[n] = n;
+  for (let i = n - 1; i >= 0; i--) stretchEnd[i] = keyChars.has(folded.charCodeAt(i)) ? stretchEnd[i + 1]! : i;
   const runs: Run[] = [];
-  for (let i = 0; i < folded.length; i++) {
+  for (let i = 0; i < n; i++) {
     for (const f of forms) {
-      if (i + f.size > folded.length || !f.windows.has(folded.slice(i, i + f.size))) continue;
+      if (stretchEnd[i]! < i + f.size || !f.windows.has(folded.slice(i, i + f.size))) continue;
       const last = runs.at(-1);
       if (last && i <= last.end) last.end = Math.max(last.end, i + f.size);
       else runs.push({ start: i, end: i + f.size, mask: f.mask });

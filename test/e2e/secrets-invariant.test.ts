@@ -1,7 +1,7 @@
 // The secrets invariant, over seeded generated cases against the double: whatever the service
 // echoes (the key whole, cut, re-cased, URL-encoded; in a 401 body of any length around the
 // 200-character cut, in an answer or its reasoning split across chunks at any point), no run of
-// 8 or more characters of the key appears in stdout, stderr, --json, --jsonl or the session file.
+// 8 or more characters of the key appears in stdout, stderr, --json, --jsonl, the session file or its export.
 // MEDCHAT_SEED=<n> replays a run; MEDCHAT_SECRET_CASES=<n> sets how many cases.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ after(async () => {
   for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
 });
 
-const CASES = Number(process.env.MEDCHAT_SECRET_CASES) || 40;
+const CASES = Number(process.env.MEDCHAT_SECRET_CASES) || 60;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+=_-';
 
 function filesUnder(dir: string): string[] {
@@ -53,6 +53,8 @@ function generate(rnd: () => number) {
   const prose = (n: number) => 'The INR target is 2-3 for most indications. '.repeat(Math.ceil(n / 44) + 1).slice(0, n);
   return { key, echo, mode, where, prose, int };
 }
+
+const pick4 = (c: number) => (c % 8 === 0 ? 'md' : 'json');
 
 /** Split `text` into 1..n chunks at random points (any point, even inside the key). */
 function split(text: string, rnd: () => number): string[] {
@@ -91,10 +93,16 @@ test(`echoed keys never show a run of 8 characters anywhere (${CASES} seeded cas
     const r = await runCli(args, { home, env: { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: key } });
     assert.equal(r.code, expectCode, `${why}\n${r.stderr}`);
     assert.equal(double.chat.requests.at(-1)!.headers.authorization, `Bearer ${key}`, why);
-    for (const [name, text] of [
+    const shown: Array<[string, string]> = [
       ['stdout', r.stdout],
       ['stderr', r.stderr],
-    ] as const) {
+    ];
+    if (c % 4 === 0) {
+      const ex = await runCli(['sessions', 'export', 'latest', '--format', pick4(c)], { home });
+      assert.equal(ex.code, 0, `${why}\n${ex.stderr}`);
+      shown.push(['export', ex.stdout], ['export stderr', ex.stderr]);
+    }
+    for (const [name, text] of shown) {
       const run = keyRunIn(key, text);
       assert.equal(run, undefined, `${why}\n${name} shows ${JSON.stringify(run)}:\n${text.slice(0, 600)}`);
     }

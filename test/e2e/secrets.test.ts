@@ -284,6 +284,8 @@ test('a config file holding the key that others can read: one warning with the f
   const group = await runCli(['config', 'list'], { home });
   assert.match(group.stderr, /its group can read it; make it private with: chmod 600 /);
   assert.ok(!group.stdout.includes(TEST_KEY));
+  const envKey = await runCli(['q'], { home, env: { MEDCHAT_API_KEY: TEST_KEY } });
+  assert.equal(said(envKey.stderr).length, 1, 'the file still holds a key others can read when MEDCHAT_API_KEY is used instead');
   fs.chmodSync(file, 0o600);
   const quiet = await runCli(['q'], { home });
   assert.deepEqual(said(quiet.stderr), []);
