@@ -175,10 +175,13 @@ test('a multi-line paste (what `pass show` prints) stores only the first line, a
   assert.equal(double.chat.requests.at(-1)!.headers.authorization, `Bearer ${TEST_KEY}`);
 });
 
-test('a newline in MEDCHAT_API_KEY or in api-key-command output: the first line is the key', async (t) => {
+test('a newline in MEDCHAT_API_KEY, --api-key or api-key-command output: the first line is the key', async (t) => {
   const home = ownHome(t);
   const env = await runCli(['q'], { home, env: { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: `${TEST_KEY}\nlogin: alice\n` } });
   assert.equal(env.code, 0, env.stderr);
+  assert.equal(double.chat.requests.at(-1)!.headers.authorization, `Bearer ${TEST_KEY}`);
+  const flag = await runCli(['q', '--api-key', `${TEST_KEY}\nlogin: alice`], { home, env: { MEDCHAT_BASE_URL: double.url } });
+  assert.equal(flag.code, 0, flag.stderr);
   assert.equal(double.chat.requests.at(-1)!.headers.authorization, `Bearer ${TEST_KEY}`);
   await runCli(['config', 'set', 'api-key-command', `printf '%s\\nlogin: alice\\n' ${TEST_KEY}`], { home });
   const cmd = await runCli(['q'], { home, env: { MEDCHAT_BASE_URL: double.url } });
