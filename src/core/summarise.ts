@@ -2,6 +2,7 @@ import { completeChat, type CallOptions, type ClientSettings } from './chat-clie
 import type { WireMessage } from './chat-request.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { redact } from './secret-redactor.js';
 
 /**
  * The summarising request: a separate, non-streaming request with thinking off that condenses
@@ -48,7 +49,7 @@ export async function requestSummary(
 ): Promise<string> {
   const { maxTokens, ...call } = opts;
   const result = await completeChat({ ...settings, thinking: false, maxTokens }, buildSummaryMessages(previous, messages), call);
-  const text = result.content.trim();
+  const text = redact(result.content).trim(); // a key echoed in the summary is masked before it is saved or exported
   if (!text) throw new MedchatError('the service returned an empty summary', ExitCode.failure, 'summary-empty');
   return text;
 }

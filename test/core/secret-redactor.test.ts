@@ -7,7 +7,10 @@ import { checkStoredValue } from '../../src/core/config-keys.js';
 import { MedchatError, shortReason } from '../../src/core/errors.js';
 import { redactEvents } from '../../src/core/redact-events.js';
 import { StreamRedactor, clearSecrets, maskKey, redact, redactedJson, registerSecret } from '../../src/core/secret-redactor.js';
+import { startServiceDouble } from '../../src/double/index.js';
+import { requestSummary } from '../../src/core/summarise.js';
 import { keyRunIn, runSeed, seededRandom } from '../support/key-runs.js';
+import { testSettings } from '../support/settings.js';
 
 const KEY = 'sk-test-SECRETKEY-a1b2';
 /** A key with characters that URL encoding changes. */
@@ -171,4 +174,13 @@ test('config file values are checked when read: one line naming key, value, the 
   assert.equal(checkStoredValue('thinking', false, file), false);
   assert.equal(checkStoredValue('api-key', `${KEY}\nlogin: alice`, file), KEY);
   assert.match(msg('api-key', 'sk-has space-a1b2'), /^the API key in \/home\/u\/\.config\/medchat\/config\.json \(sk-…a1b2\) has a space in it/);
+});
+
+test('a summary that echoes the key is masked before it is kept (saved in the session, exported)', async (t) => {
+  fresh(KEY);
+  const double = await startServiceDouble();
+  t.after(() => double.close());
+  double.chat.enqueue({ content: [`Patient on warfarin. Key seen: ${KEY.toLowerCase()}`] });
+  const summary = await requestSummary(testSettings(double.url, { apiKey: KEY }), undefined, [{ role: 'user', content: 'q' }], { maxTokens: 100 });
+  assert.equal(summary, 'Patient on warfarin. Key seen: sk-…a1b2');
 });
