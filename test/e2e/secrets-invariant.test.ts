@@ -1,6 +1,7 @@
 // The secrets invariant, over seeded generated cases against the double: whatever the service
 // echoes (the key whole, cut, re-cased, URL-encoded; in a 401 body of any length around the
-// 200-character cut, in an answer or its reasoning split across chunks at any point), no run of
+// 200-character cut, in an answer or its reasoning split across chunks at any point, in an error
+// object mid-stream written in pieces, in a 429 retry notice), no run of
 // 8 or more characters of the key appears in stdout, stderr, --json, --jsonl, the session file or its export.
 // MEDCHAT_SEED=<n> replays a run; MEDCHAT_SECRET_CASES=<n> sets how many cases.
 import assert from 'node:assert/strict';
@@ -49,7 +50,7 @@ function generate(rnd: () => number) {
     () => `Bearer ${key}`,
   ])();
   const mode = pick(['text', '--json', '--jsonl'] as const);
-  const where = pick(['401', 'content', 'reasoning', 'both'] as const);
+  const where = pick(['401', 'content', 'reasoning', 'both', 'stream-error', '429'] as const);
   const prose = (n: number) => 'The INR target is 2-3 for most indications. '.repeat(Math.ceil(n / 44) + 1).slice(0, n);
   return { key, echo, mode, where, prose, int };
 }
@@ -83,6 +84,19 @@ test(`echoed keys never show a run of 8 characters anywhere (${CASES} seeded cas
       const message = `${prose(int(120, 260))} Incorrect API key provided: ${echo}. You can find your key at https://example.invalid/keys?k=${encodeURIComponent(echo)}`;
       double.chat.enqueue({ status: 401, body: JSON.stringify({ error: { message, type: 'invalid_request_error' } }) });
       expectCode = 3;
+    } else if (where === 'stream-error') {
+      // Some answer, then an error object quoting the key, written in pieces split at any byte.
+      const body =
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: `Partial ${echo.slice(0, int(0, echo.length))}` } }] })}\n\n` +
+        `data: ${JSON.stringify({ error: { message: `${prose(int(0, 220))} rejected key ${echo}` } })}\n\n`;
+      double.chat.enqueue({ raw: { parts: split(body, rnd) } });
+      expectCode = 1;
+    } else if (where === '429') {
+      // A rate limit quoting the key (shown as the retry notice), then an answer.
+      double.chat.enqueue(
+        { status: 429, headers: { 'retry-after': '0' }, body: JSON.stringify({ error: { message: `${prose(int(100, 220))} Rate limit for key ${echo}` } }) },
+        { content: split(`Done, ${echo}.`, rnd) },
+      );
     } else {
       const answer = `${prose(int(0, 80))}your key ${echo} was seen${rnd() < 0.5 ? '' : ` and again ${echo}`}.`;
       const content = where === 'reasoning' ? split(prose(40), rnd) : split(answer, rnd);
@@ -113,7 +127,7 @@ test(`echoed keys never show a run of 8 characters anywhere (${CASES} seeded cas
       const run = keyRunIn(key, text);
       assert.equal(run, undefined, `${why}\n${f} holds ${JSON.stringify(run)}`);
     }
-    if (mode === 'text' && where !== '401') {
+    if (mode === 'text' && (where === 'content' || where === 'reasoning' || where === 'both')) {
       // What was shown is what was saved.
       const session = JSON.parse(fs.readFileSync(files.find((f) => f.endsWith('.json'))!, 'utf8'));
       assert.equal(session.turns.at(-1).answer, r.stdout, why);
