@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, assertConfigKey, formatConfigValue, parseConfigValue, type ConfigKey } from '../core/config-keys.js';
+import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey } from '../core/config-keys.js';
 import { ConfigStore } from '../core/config-store.js';
 import { usageError } from '../core/errors.js';
 import { readHiddenLine, readStdinText } from '../core/stdin.js';
@@ -17,7 +17,7 @@ export async function configCommand(action: string, key: string | undefined, val
       for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
         const spec = CONFIG_KEYS[k] as { default?: unknown };
         const v = values[k];
-        const shown = v !== undefined ? formatConfigValue(k, v) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
+        const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
         print(`${k.padEnd(width)}  ${shown}`);
       }
       return 0;
@@ -56,5 +56,15 @@ export async function configCommand(action: string, key: string | undefined, val
     }
     default:
       throw usageError(`unknown config action "${action}"; use set, get, unset, list or path`);
+  }
+}
+
+/** A value from the file as `config list` shows it; one that is not valid says so (and is not used). */
+function shownStored(key: ConfigKey, value: unknown, file: string): string {
+  try {
+    return formatConfigValue(key, checkStoredValue(key, value, file));
+  } catch {
+    const raw = CONFIG_KEYS[key].type === 'secret' ? formatConfigValue(key, String(value)) : JSON.stringify(value) ?? String(value);
+    return `${raw.length > 60 ? raw.slice(0, 59) + '…' : raw} (not valid: must be ${describeRule(key)})`;
   }
 }

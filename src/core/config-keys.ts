@@ -1,4 +1,6 @@
+import { keyFromText } from './api-key.js';
 import { usageError } from './errors.js';
+import { maskKey } from './secret-redactor.js';
 
 /** The keys a user can set with `medchat config set`. One entry per key: its type, default and help. */
 export type KeyType = 'string' | 'url' | 'secret' | 'int' | 'number' | 'bool' | 'enum';
@@ -70,6 +72,11 @@ export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
     }
     case 'url':
       return normaliseBaseUrl(text);
+    case 'secret': {
+      const key = keyFromText(raw, { kind: 'input' });
+      if (!key) throw bad('a non-empty value');
+      return key;
+    }
     default:
       if (text === '') throw bad('a non-empty value');
       return text;
@@ -98,11 +105,69 @@ export function normaliseBaseUrl(raw: string): string {
 /** Show a secret so the user can tell which one it is, and nobody can use it: `sk-…a1b2`. */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return '(not set)';
-  const s = secret.trim();
-  if (s.length <= 8) return '…' + (s.length > 4 ? s.slice(-2) : '');
-  const dash = s.indexOf('-');
-  const prefix = dash > 0 && dash <= 4 ? s.slice(0, dash + 1) : '';
-  return `${prefix}…${s.slice(-4)}`;
+  return maskKey(secret);
+}
+
+/** What a key's values must be, in words: "a whole number from 1 to 3600". */
+export function describeRule(key: ConfigKey): string {
+  const spec: KeySpec = CONFIG_KEYS[key];
+  const range = (kind: string) =>
+    spec.min !== undefined && spec.max !== undefined
+      ? `${kind} from ${spec.min} to ${spec.max}`
+      : spec.min !== undefined
+        ? `${kind} of at least ${spec.min}`
+        : spec.max !== undefined
+          ? `${kind} of at most ${spec.max}`
+          : kind;
+  switch (spec.type) {
+    case 'bool':
+      return 'on or off (true or false)';
+    case 'int':
+      return range('a whole number');
+    case 'number':
+      return range('a number');
+    case 'enum':
+      return `one of ${spec.values?.join(', ')}`;
+    case 'url':
+      return 'an http:// or https:// address';
+    case 'secret':
+      return 'the key alone, on one line';
+    default:
+      return 'a non-empty text';
+  }
+}
+
+/** The command that puts a sane value back. */
+function fixCommand(key: ConfigKey): string {
+  const spec: KeySpec = CONFIG_KEYS[key];
+  if (spec.default !== undefined) return `medchat config set ${key} ${formatConfigValue(key, spec.default)}`;
+  if (key === 'base-url') return 'medchat config set base-url https://…';
+  if (spec.type === 'secret') return 'pass show medchat | medchat config set api-key';
+  return `medchat config unset ${key}`;
+}
+
+/**
+ * A value read from the config file, checked by the same rules as `config set` (a file edited by
+ * hand may hold anything). Text that `config set` would accept is accepted ("120" for a number);
+ * objects, arrays and values out of range are refused with one line naming key, value and fix.
+ */
+export function checkStoredValue(key: ConfigKey, value: unknown, file: string): ConfigValue {
+  if (key === 'api-key' && typeof value === 'string') {
+    const k = keyFromText(value, { kind: 'file', path: file });
+    if (k) return k;
+  }
+  const shown = () => {
+    if (CONFIG_KEYS[key].type === 'secret') return typeof value === 'string' ? `"${maskKey(value)}"` : typeof value;
+    const json = JSON.stringify(value) ?? String(value);
+    return json.length > 60 ? json.slice(0, 59) + '…' : json;
+  };
+  const refuse = () => usageError(`config ${key} is ${shown()} in ${file}; it must be ${describeRule(key)}: ${fixCommand(key)}`);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw refuse();
+  try {
+    return parseConfigValue(key, String(value));
+  } catch {
+    throw refuse();
+  }
 }
 
 export function formatConfigValue(key: ConfigKey, value: ConfigValue | undefined): string {

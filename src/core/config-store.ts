@@ -5,13 +5,16 @@ import { ExitCode } from './exit-codes.js';
 import { toWriteError, writeFileAtomic } from './io/atomic-file.js';
 import type { FileOps } from './io/file-ops.js';
 import { configDir } from './paths.js';
-import { isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
+import { checkStoredValue, isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
+import { registerSecret } from './secret-redactor.js';
 
 /**
  * The config file: JSON (tab-indented, as conf wrote it), 0600 in a 0700 folder. Unknown keys in
  * the file are ignored, and kept when a key is set. Every write goes through writeFileAtomic: a
  * full disk leaves the previous file as it was. A config.json that is a link (dotfile managers)
  * stays one: the file it points to is replaced.
+ * A value is checked when it is read (`get`), by the same rules as `config set`; a file that holds
+ * the API key and that other users can read gets one warning per process.
  */
 export class ConfigStore {
   readonly path: string;
@@ -31,15 +34,38 @@ export class ConfigStore {
     this.read();
   }
 
+  /** The value in the file, checked (a usage error naming key, value and fix when it is not valid). */
   get(key: ConfigKey): ConfigValue | undefined {
-    const value = this.read()[key];
-    return value === null ? undefined : value;
+    const stored = this.read();
+    if (stored['api-key'] !== undefined && stored['api-key'] !== null) this.warnIfShared();
+    const value = stored[key];
+    if (value === null || value === undefined) return undefined;
+    const checked = checkStoredValue(key, value, this.path);
+    if (key === 'api-key') registerSecret(String(checked));
+    return checked;
   }
 
+  /** The values in the file as they are (unchecked: `config list` shows even a wrong one). */
   all(): Partial<Record<ConfigKey, ConfigValue>> {
     const out: Partial<Record<ConfigKey, ConfigValue>> = {};
     for (const [k, v] of Object.entries(this.read())) if (isConfigKey(k) && v !== null) out[k] = v;
+    if (out['api-key'] !== undefined) this.warnIfShared();
     return out;
+  }
+
+  /** Warn once if the file holds the key and its group or other users can read it. */
+  private warnIfShared(): void {
+    if (sharedWarningGiven) return;
+    let mode: number;
+    try {
+      mode = fs.statSync(this.path).mode;
+    } catch {
+      return;
+    }
+    if ((mode & 0o044) === 0) return;
+    sharedWarningGiven = true;
+    const who = mode & 0o004 ? 'every user on this machine' : 'its group';
+    process.stderr.write(`medchat: warning: the config file ${this.path} holds the API key and ${who} can read it; make it private with: chmod 600 ${this.path}\n`);
   }
 
   set(key: ConfigKey, value: ConfigValue): void {
@@ -84,6 +110,8 @@ export class ConfigStore {
     }
   }
 }
+
+let sharedWarningGiven = false;
 
 function corruptConfig(file: string, err: unknown): MedchatError {
   const code = (err as NodeJS.ErrnoException)?.code;

@@ -1,4 +1,5 @@
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
+import { maskKey, redact } from './secret-redactor.js';
 
 /**
  * A failure the user can act on: one line saying what happened and what to do next,
@@ -16,43 +17,38 @@ export class MedchatError extends Error {
 }
 
 /**
- * Keys in use in this process. A service or gateway may echo the key back in an error body
- * ("Incorrect API key provided: sk-…"); every MedchatError message (what the user sees, what
- * `--json` prints, what a session records as the turn's error) shows such a key masked.
+ * Keys in use in this process (secret-redactor.ts). A service or gateway may echo the key back in
+ * an error body ("Incorrect API key provided: sk-…"); every MedchatError message (what the user
+ * sees, what `--json` prints, what a session records as the turn's error) shows such a key masked.
  */
-const secrets = new Set<string>();
-
-export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.trim().length >= 6) secrets.add(secret.trim());
-}
+export { registerSecret } from './secret-redactor.js';
 
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (const s of secrets) {
-    if (out.includes(s)) out = out.split(s).join(maskForMessage(s));
-  }
-  return out;
+  return redact(text);
 }
 
 /** `sk-…a1b2`, like `config list` shows it. */
-function maskForMessage(s: string): string {
-  if (s.length <= 8) return '…';
-  const dash = s.indexOf('-');
-  const prefix = dash > 0 && dash <= 4 ? s.slice(0, dash + 1) : '';
-  return `${prefix}…${s.slice(-4)}`;
-}
+export const maskForMessage = maskKey;
 
 export const usageError = (message: string) => new MedchatError(message, ExitCode.usage, 'usage');
 
-/** Keep only the first line of a service-provided text, without markup, cut to a sane length. */
+/**
+ * Keep only the first line of a service-provided text, without markup, cut to a sane length.
+ * Keys are masked first and the text is cut after, so a cut never leaves a piece of a key.
+ */
 export function shortReason(text: string | undefined | null, max = 200): string {
   if (!text) return '';
   let t = String(text);
   if (/<\s*(html|!doctype|head|body)\b/i.test(t)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1]?.trim();
-    return title ? title.slice(0, max) : '';
+    return title ? cut(redact(title), max) : '';
   }
+  // Cleaned first (a control character inside an echoed key must not hide it), then masked, then cut.
   t = t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\s+/g, ' ').trim();
+  return cut(redact(t), max);
+}
+
+function cut(t: string, max: number): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 

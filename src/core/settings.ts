@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { keyFromText } from './api-key.js';
 import { MedchatError, registerSecret, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { CONFIG_KEYS, normaliseBaseUrl, parseConfigValue, type ConfigKey, type ConfigValue } from './config-keys.js';
@@ -41,11 +42,13 @@ export interface ResolveOptions {
 export function resolveValue(key: ConfigKey, opts: ResolveOptions): ConfigValue | undefined {
   const flag = opts.flags?.[key];
   if (flag !== undefined && flag !== null) {
+    if (key === 'api-key' && typeof flag === 'string') return keyFromText(flag, { kind: 'flag' }) || undefined;
     return typeof flag === 'string' ? parseConfigValue(key, flag) : flag;
   }
   const envName = ENV_FOR[key];
   const envValue = envName ? (opts.env ?? process.env)[envName] : undefined;
   if (envValue !== undefined && envValue.trim() !== '') {
+    if (key === 'api-key') return keyFromText(envValue, { kind: 'env', name: envName! });
     try {
       return parseConfigValue(key, envValue);
     } catch (err) {
@@ -91,21 +94,21 @@ export function resolveSettings(opts: ResolveOptions): Settings {
   };
 }
 
-/** Run `api-key-command` through the shell; its trimmed stdout is the key. Its stderr goes to the user. */
+/** Run `api-key-command` through the shell; the first line of its stdout, trimmed, is the key. Its stderr goes to the user. */
 function runKeyCommand(command: string): string {
+  let out: string;
   try {
-    const out = execFileSync(process.env.SHELL || '/bin/sh', ['-c', command], {
+    out = execFileSync(process.env.SHELL || '/bin/sh', ['-c', command], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
       timeout: 30_000,
     });
-    const key = out.trim().split('\n')[0]?.trim() ?? '';
-    if (!key) throw new Error('empty output');
-    return key;
-  } catch (err) {
-    const why = (err as Error).message === 'empty output' ? 'printed nothing' : 'failed';
-    throw new MedchatError(`api-key-command ${why}; check it with: medchat config get api-key-command`, ExitCode.usage);
+  } catch {
+    throw new MedchatError('api-key-command failed; check it with: medchat config get api-key-command', ExitCode.usage);
   }
+  const key = keyFromText(out, { kind: 'command' });
+  if (!key) throw new MedchatError('api-key-command printed nothing; check it with: medchat config get api-key-command', ExitCode.usage);
+  return key;
 }
 
 /** Said whenever a key arrives on the command line. */

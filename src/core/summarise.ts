@@ -1,5 +1,6 @@
 import { completeChat, type CallOptions, type ClientSettings } from './chat-client.js';
 import type { WireMessage } from './chat-request.js';
+import { redact } from './secret-redactor.js';
 
 /**
  * The summarising request: a separate, non-streaming request with thinking off that condenses
@@ -61,7 +62,7 @@ export async function requestSummary(
 ): Promise<SummaryReply> {
   const { maxTokens, mustKeep, ...call } = opts;
   const result = await completeChat({ ...settings, thinking: false, maxTokens }, buildSummaryMessages(previous, messages, mustKeep), call);
-  return { text: result.content.trim(), finishReason: result.finishReason };
+  return { text: redact(result.content).trim(), finishReason: result.finishReason };
 }
 
 /** How the summary travels: appended to the system prompt (which stays word for word) so roles keep alternating. */

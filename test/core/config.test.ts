@@ -89,3 +89,21 @@ test('api-key-command supplies the key when none is set', () => {
   store.set('api-key-command', 'echo sk-from-command-9999');
   assert.equal(resolveSettings({ env: {}, store }).apiKey, 'sk-from-command-9999');
 });
+
+test('a wrong value in the file is refused when it is read, naming key, value and fix; config list still reads the file', () => {
+  const { store } = storeIn();
+  fs.writeFileSync(store.path, JSON.stringify({ 'idle-timeout': 'abc', 'max-tokens': -5, model: 'm', 'not-a-key': [1] }));
+  assert.throws(
+    () => store.get('idle-timeout'),
+    (e: any) => e.exitCode === 2 && e.message === `config idle-timeout is "abc" in ${store.path}; it must be a whole number from 1 to 3600: medchat config set idle-timeout 120`,
+  );
+  assert.throws(() => resolveSettings({ env: {}, store, requireService: false }), /config max-tokens is -5 in /);
+  assert.equal(store.get('model'), 'm');
+  assert.deepEqual(store.all(), { 'idle-timeout': 'abc', 'max-tokens': -5, model: 'm' }, 'unknown keys are ignored');
+});
+
+test('a stored key with more lines is read as its first line', () => {
+  const { store } = storeIn();
+  fs.writeFileSync(store.path, JSON.stringify({ 'api-key': 'sk-file-0000-abcd\nlogin: alice' }), { mode: 0o600 });
+  assert.equal(store.get('api-key'), 'sk-file-0000-abcd');
+});

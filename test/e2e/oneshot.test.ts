@@ -96,16 +96,17 @@ test('--json prints one object at the end', async () => {
 });
 
 test('--jsonl prints one event per line as it streams', async () => {
-  double.chat.enqueue({ reasoning: ['r1'], content: ['c1', 'c2'] });
+  // Texts that cannot be the start of the key: a piece that could be is held until the next chunk (e2e/secrets).
+  double.chat.enqueue({ reasoning: ['rx'], content: ['cx', 'cz'] });
   const r = await runCli(['q', '--jsonl'], { baseUrl: double.url });
   assert.equal(r.code, 0);
   const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(
     events.filter((e) => e.type === 'reasoning' || e.type === 'content'),
     [
-      { type: 'reasoning', text: 'r1' },
-      { type: 'content', text: 'c1' },
-      { type: 'content', text: 'c2' },
+      { type: 'reasoning', text: 'rx' },
+      { type: 'content', text: 'cx' },
+      { type: 'content', text: 'cz' },
     ],
   );
   assert.ok(events.some((e) => e.type === 'usage'));

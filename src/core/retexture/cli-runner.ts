@@ -3,6 +3,7 @@ import { ConfigStore } from '../config-store.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
+import { redactedJson } from '../secret-redactor.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
 import { abortOnStopSignals, exitCodeForSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
@@ -104,7 +105,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
       throw err;
     }
     const id = submitted.taskId;
-    if (o.json) io.stdout.write(JSON.stringify(submitted.response) + '\n');
+    if (o.json) io.stdout.write(redactedJson(submitted.response) + '\n');
     if (submitted.code === 21) io.stderr.write(`medchat: the service says task ${forStream(id, io.stderr)} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
     if (submitted.code === 22) io.stderr.write(`medchat: task ${forStream(id, io.stderr)} is queued (code 22)${follow.wait ? '' : '; follow it with: medchat task ' + forStream(id, io.stderr) + ' --wait'}\n`);
     if (!follow.wait) {
@@ -136,7 +137,7 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
       throw err;
     }
     if (!isFinal(record.status)) {
-      if (o.json) io.stdout.write(JSON.stringify(record.raw) + '\n');
+      if (o.json) io.stdout.write(redactedJson(record.raw) + '\n');
       else io.stdout.write(`${forStream(record.status || 'PENDING', io.stdout)}${record.progress ? ' ' + forStream(record.progress, io.stdout) : ''}\n`);
       return ExitCode.ok;
     }
@@ -177,7 +178,7 @@ async function followAndFinish(
   }
   reporter.stop();
   if (outcome.kind === 'deadline') {
-    if (o.json && outcome.record) io.stdout.write(JSON.stringify(outcome.record.raw) + '\n');
+    if (o.json && outcome.record) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
     if (extra.printIdOnDeadline) io.stdout.write(forStream(id, io.stdout) + '\n');
   }
   return finish(conn, id, outcome, o, follow.timeoutMs, io, controller.signal);
@@ -193,7 +194,7 @@ async function finish(
   signal: AbortSignal,
 ): Promise<number> {
   const failure = outcomeError(outcome, id, timeoutMs);
-  if (outcome.kind === 'final' && o.json) io.stdout.write(JSON.stringify(outcome.record.raw) + '\n');
+  if (outcome.kind === 'final' && o.json) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
   if (failure) throw failure;
   const record = outcome.record!;
   const imageUrl = record.imageUrl!;

@@ -5,6 +5,7 @@ import type { WireMessage } from '../chat-request.js';
 import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
 import { Conversation, type Turn } from '../conversation.js';
 import { MedchatError, toMedchatError, usageError } from '../errors.js';
+import { redactEvents } from '../redact-events.js';
 import type { Settings } from '../settings.js';
 import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
@@ -182,7 +183,8 @@ export class ChatSession {
           yield { type: 'compacted', compaction: prepared.compaction, text: describeCompaction(prepared.compaction) };
         }
         try {
-          const events = stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, opts.signal);
+          // Keys echoed in the answer are masked here, once: what is shown is what is saved.
+          const events = redactEvents(stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, opts.signal));
           for await (const e of events) {
             this.apply(turn, e, prepared.messages);
             yield e;
