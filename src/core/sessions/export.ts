@@ -1,4 +1,5 @@
 import { describeCompaction } from '../context.js';
+import { jsonForTerminal } from '../sanitize.js';
 import type { SessionData } from './store.js';
 
 /**
@@ -84,5 +85,6 @@ export function sessionToJson(s: SessionData, opts: ExportOptions = {}): string 
       ...(c.reason ? { reason: c.reason } : {}),
     })),
   };
-  return JSON.stringify(out, null, 2) + '\n';
+  // The same JSON value as JSON.stringify, with bidi and C1 controls as \u escapes (safe on a terminal).
+  return jsonForTerminal(out, 2) + '\n';
 }
