@@ -248,8 +248,9 @@ export class SessionStore {
   }
 
   remove(id: string): void {
+    const file = this.fileFor(id);
     try {
-      fs.rmSync(this.fileFor(id));
+      fs.rmSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"`);
       throw storeError(`cannot delete the session ${id}`, err);
