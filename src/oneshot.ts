@@ -77,7 +77,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     if (e.type === 'compacted') {
       // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
       await closeReasoning();
-      await err.write(dim(e.text, errColour) + '\n');
+      await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
       return;
     }
     if (opts.jsonl && e.type !== 'end') await out.write(jsonForTerminal(e) + '\n');
@@ -104,7 +104,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         result.finishReason = e.reason;
         break;
       case 'retry':
-        await err.write(yellow(`medchat: ${e.reason}, retrying in ${(e.delayMs / 1000).toFixed(1)}s…`, errColour) + '\n');
+        await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${(e.delayMs / 1000).toFixed(1)}s…`, errColour) + '\n');
         break;
       case 'end':
         result.id = e.id;

@@ -77,6 +77,9 @@ export class OutputWriter {
       if (this.stream.writableLength === 0) return resolve();
       this.stream.write('', () => resolve());
     });
+    // A write that failed has set `errored` even if its 'error' event has not been emitted yet.
+    const errored = (this.stream as { errored?: Error | null }).errored;
+    if (errored) this.fail(errored as NodeJS.ErrnoException);
   }
 
   private push(): Promise<void> {

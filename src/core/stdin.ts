@@ -1,16 +1,22 @@
 import { usageError } from './errors.js';
 
 /**
- * The most stdin one-shot mode reads: far more than a 128k-token window can take (at ~4 bytes a
- * token that is about 0.5 MB of text), small enough to hold in memory without harm.
+ * The most stdin one-shot mode reads: 16 bytes for each token of the context window (2 MB for
+ * 128k tokens), three to five times what the window can take (text runs at 3–5 bytes a token),
+ * and small enough that reading and counting it keeps medchat's peak memory under 200 MB.
  */
-export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+export const STDIN_BYTES_PER_TOKEN = 16;
+export const MIN_STDIN_BYTES = 2 * 1024 * 1024;
+
+export function stdinLimitFor(contextWindow: number): number {
+  return Math.max(MIN_STDIN_BYTES, Math.floor(contextWindow) * STDIN_BYTES_PER_TOKEN);
+}
 
 /**
  * Read all of stdin as UTF-8 text, at most `maxBytes`: past that it is refused at once, without
  * reading (or holding) more. Binary data is refused with a clear message (nothing is sent).
  */
-export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MAX_STDIN_BYTES): Promise<string> {
+export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MIN_STDIN_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

@@ -176,7 +176,7 @@ describe('a huge stdin', () => {
     });
     const ms = Date.now() - start;
     assert.equal(r.code, 2, r.stderr);
-    oneLine(r.stderr, /^medchat: stdin is larger than 8 MB, more than the model's context window can hold; send a smaller part of it/);
+    oneLine(r.stderr, /^medchat: stdin is larger than 2 MB, more than the model's context window can hold; send a smaller part of it/);
     assert.equal(r.stderr.trim().split('\n').length, 1, 'only that line');
     assert.ok(ms < 2000, `refused in ${ms} ms`);
     const maxRssMb = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
