@@ -140,6 +140,11 @@ export function guardStandardStreams(): void {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (attached.has(process.stdout) || stdoutDone) return;
     stdoutDone = true;
+    if (process.stdout.isTTY) {
+      // A terminal that went away (EIO): SIGHUP follows, and the chat screen saves and exits 129.
+      if (!process.exitCode) process.exitCode = ExitCode.failure;
+      return;
+    }
     if (READER_GONE.has(err.code ?? '')) process.exit(process.exitCode ?? 0);
     writeStderrLine(`medchat: ${describeWriteFailure('stdout', err)}`);
     process.exit(ExitCode.failure);

@@ -116,6 +116,52 @@ describe('saved answers on a terminal', { concurrency: 3 }, () => {
   });
 });
 
+describe('the chat screen', { concurrency: 2 }, () => {
+  const checkPane = (pane: TmuxPane) => {
+    const screen = pane.screen();
+    const title = pane.tmux('display-message', '-p', '-t', pane.name, '#{pane_title}').trim();
+    assert.ok(!title.startsWith('PWNED'), `the pane title was changed to ${title}`);
+    assert.equal(pane.tmux('display-message', '-p', '-t', pane.name, '#{alternate_on}').trim(), '0', 'no alternate screen');
+    assert.equal(pane.tmux('list-buffers').trim(), '', 'nothing was written to the clipboard');
+    return screen;
+  };
+
+  test('a streamed answer with bidi overrides and escapes is shown with visible symbols', { skip: tmuxSkip }, async () => {
+    const h = tempHome();
+    homes.push(h);
+    const pane = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { home: h, width: 120, height: 40 });
+    try {
+      pane.tmux('set-option', '-g', 'set-clipboard', 'on');
+      await pane.ready();
+      double.chat.enqueue({ reasoning: [], content: ['Take \u202e01 gm\u202c and \u2066iso\u2069 \x1b]0;PWNED-TITLE\x07 \x1b]52;c;cm0=\x07 \x1b[?1049h done'] });
+      await pane.send('what dose?');
+      await pane.waitForText('done');
+      const screen = checkPane(pane);
+      assert.ok(screen.includes('Take <U+202E>01 gm<U+202C> and <U+2066>iso<U+2069> ␛]0;PWNED-TITLE␇'), screen);
+      pane.press('C-d');
+      assert.equal((await pane.exited()).code, 0);
+    } finally {
+      pane.kill();
+    }
+  });
+
+  test('--resume of a saved hostile session reprints it with visible symbols', { skip: tmuxSkip }, async () => {
+    const { home: h, id } = await savedHostileSession();
+    const pane = new TmuxPane(['--resume', id], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { home: h, width: 300, height: 40 });
+    try {
+      pane.tmux('set-option', '-g', 'set-clipboard', 'on');
+      await pane.ready();
+      await pane.waitForText('<U+202E>50 mg<U+202C>');
+      const screen = checkPane(pane);
+      assert.ok(screen.includes('␛]0;PWNED-TITLE␇'), screen);
+      pane.press('C-d');
+      assert.equal((await pane.exited()).code, 0);
+    } finally {
+      pane.kill();
+    }
+  });
+});
+
 describe('saved answers to a pipe or a file', () => {
   test('sessions export to a pipe or with -o keeps the transcript exact; -f json parses back to the exact answer', async () => {
     const { home, id } = await savedHostileSession();
