@@ -164,6 +164,12 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       turn.error = why ?? 'stdout was closed before the answer ended (the reader went away)';
       session.saveNow();
     }
+    if (failure && failure.kind !== 'interrupted') {
+      // The answer failed on its own (not because stdout went): that is the line to show.
+      await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
+      await err.flush();
+      return failure.exitCode;
+    }
     if (!why) return stoppedBy ? exitCodeForSignal[stoppedBy] : ExitCode.ok;
     const saved = session.persistent && !session.saveError ? ` (what arrived is saved: medchat sessions show ${session.id})` : '';
     await err.write(red(`medchat: ${why}${saved}`, errColour) + '\n');
