@@ -110,6 +110,45 @@ describe('a reader that goes away', () => {
   });
 });
 
+describe('a reader that leaves at a random point (seeded; MEDCHAT_SEED=<n> replays)', { concurrency: 4 }, () => {
+  const seed = Number(process.env.MEDCHAT_SEED ?? Date.now() % 2 ** 31);
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const cases = Array.from({ length: 12 }, () => ({ after: Math.floor(rand() * WHOLE.length * 1.1), pace: Math.floor(rand() * 4), json: rand() < 0.25 }));
+  cases.forEach((c, i) => {
+    test(`case ${i}: the reader leaves after ${c.after} bytes${c.json ? ' (--jsonl)' : ''}: exit 0, quiet, and the session holds at least what the reader got`, async () => {
+      const h = home();
+      double.chat.enqueue({ reasoning: [], content: words, paceMs: c.pace });
+      let got = '';
+      const r = await runCli([...(c.json ? ['--jsonl'] : []), '-p', `q${i}`], {
+        baseUrl: double.url,
+        home: h,
+        onSpawn: (child) =>
+          child.stdout!.on('data', (chunk) => {
+            got += chunk;
+            if (got.length >= c.after) child.stdout!.destroy();
+          }),
+      });
+      const why = `seed ${seed} (MEDCHAT_SEED=${seed} replays), case ${i}: ${JSON.stringify(c)}`;
+      assert.equal(r.code, 0, `${why}\n${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /medchat:|\n\s+at /, why);
+      const turn = savedTurn(h);
+      assert.ok(WHOLE.startsWith(turn.answer), `${why}: the session holds only what the service sent`);
+      const shown = c.json
+        ? got.split('\n').filter((l) => l.startsWith('{') && l.endsWith('}')).map((l) => JSON.parse(l)).filter((e) => e.type === 'content').map((e) => e.text).join('')
+        : got;
+      assert.ok(turn.answer.startsWith(shown), `${why}: the session holds what the reader got`);
+      if (turn.status === 'complete') assert.equal(turn.answer, WHOLE, why);
+      else assert.equal(turn.status, 'interrupted', why);
+    });
+  });
+});
+
 describe('stdout or stderr on a full disk (/dev/full)', { concurrency: 3 }, () => {
   const full = /^medchat: cannot write to stdout \(ENOSPC: no space left on the device\); free some space or send stdout elsewhere/;
   for (const args of [['-p', 'q'], ['--json', '-p', 'q'], ['--jsonl', '-p', 'q']]) {
