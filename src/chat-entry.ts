@@ -2,7 +2,7 @@ import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli.js';
 import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';
 import { resolveSettings } from './core/settings.js';
-import { readStdinText } from './core/stdin.js';
+import { readStdinText, stdinLimitFor } from './core/stdin.js';
 import { isTty } from './core/terminal.js';
 import { composeUserText, runOneShot } from './oneshot.js';
 
@@ -33,8 +33,10 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
     const { runInteractive } = await import('./ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }
+  // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
+  // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
   const session = ChatSession.open(settings, { system: o.system, resume, incognito });
-  const stdinText = stdinPiped ? await readStdinText() : undefined;
+  const stdinText = stdinPiped ? await readStdinText(process.stdin, stdinLimitFor(settings.contextWindow)) : undefined;
   if (prompt === undefined && !stdinText?.trim()) {
     throw usageError(
       isTty(process.stdout) || isTty(process.stdin)

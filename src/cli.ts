@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { MedchatError, toMedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
+import { sanitizeLine } from './core/sanitize.js';
 import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
 import { registerSubcommands } from './commands/index.js';
 
@@ -131,9 +132,9 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
   return program;
 }
 
+/** The one line for a failure: escape sequences, controls and bidi overrides shown, line breaks kept out. */
 function report(err: MedchatError): void {
-  const { sanitizeForTerminal } = { sanitizeForTerminal: (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?') };
-  process.stderr.write(`medchat: ${sanitizeForTerminal(err.message)}\n`);
+  process.stderr.write(`medchat: ${sanitizeLine(err.message)}\n`);
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
@@ -143,7 +144,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     writeErr: (s) => {
       // commander's own messages ("error: unknown option '--x'") become our one line, with the next step.
       const line = s.trim().replace(/^error: /, '');
-      if (line) process.stderr.write(`medchat: ${line} (see medchat --help)\n`);
+      if (line) process.stderr.write(`medchat: ${sanitizeLine(line)} (see medchat --help)\n`);
     },
   });
   for (const cmd of program.commands) cmd.exitOverride();

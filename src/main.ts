@@ -1,10 +1,9 @@
 import { main } from './cli.js';
+import { guardStandardStreams } from './core/output.js';
 
-// A reader that goes away (`medchat --help | head -1`) ends medchat quietly, never with an EPIPE trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
-}
+// A reader that goes away (`medchat --help | head -1`) ends medchat quietly; a full disk or any
+// other write error on stdout ends it with one `medchat:` line and exit 1, never a stack trace.
+// One-shot mode handles its own streams (it saves what arrived first).
+guardStandardStreams();
 
 void main();

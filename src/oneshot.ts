@@ -3,8 +3,8 @@ import { ChatSession, type SessionEvent } from './core/sessions/chat-session.js'
 import type { Settings } from './core/settings.js';
 import { MedchatError, toMedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
-import { OutputWriter } from './core/output.js';
-import { sanitizeForTerminal } from './core/sanitize.js';
+import { OutputWriter, describeWriteFailure } from './core/output.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
 
@@ -44,16 +44,24 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   const errColour = colourAllowed(io.stderr);
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
+  const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
+  session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
+  const turn = session.ask(opts.userText);
   const removeSignals = onStopSignals((signal) => {
-    if (stoppedBy) process.exit(exitCodeForSignal[signal]); // a second signal: leave at once
+    if (stoppedBy) {
+      // A second signal: leave at once, with what arrived saved.
+      if (turn.status === 'pending' || turn.status === 'streaming') {
+        turn.status = 'interrupted';
+        turn.error = 'interrupted';
+        session.saveNow();
+      }
+      process.exit(exitCodeForSignal[signal]);
+    }
     stoppedBy = signal;
     controller.abort();
   });
+  // stdout gone (`| head`) or failing (a full disk): stop the request; what arrived is saved below.
   out.whenClosed(() => controller.abort());
-
-  const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
-  session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeForTerminal(e.message)}; this conversation is not being saved`, errColour) + '\n');
-  const turn = session.ask(opts.userText);
   const result: ChatResult = { content: '', reasoning: '' };
   let reasoningOpen = false;
   let failure: MedchatError | undefined;
@@ -69,10 +77,10 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     if (e.type === 'compacted') {
       // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
       await closeReasoning();
-      await err.write(dim(e.text, errColour) + '\n');
+      await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
       return;
     }
-    if (opts.jsonl && e.type !== 'end') await out.write(JSON.stringify(e) + '\n');
+    if (opts.jsonl && e.type !== 'end') await out.write(jsonForTerminal(e) + '\n');
     switch (e.type) {
       case 'reasoning':
         result.reasoning += e.text;
@@ -96,7 +104,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         result.finishReason = e.reason;
         break;
       case 'retry':
-        await err.write(yellow(`medchat: ${e.reason}, retrying in ${(e.delayMs / 1000).toFixed(1)}s…`, errColour) + '\n');
+        await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${(e.delayMs / 1000).toFixed(1)}s…`, errColour) + '\n');
         break;
       case 'end':
         result.id = e.id;
@@ -115,7 +123,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     session.close();
   }
 
-  if (out.closed) return ExitCode.ok; // the reader went away (`| head`): stop quietly
+  if (out.closed) return await endWithoutStdout();
   await closeReasoning();
   if (stoppedBy) failure = new MedchatError('interrupted; the partial answer above is kept', exitCodeForSignal[stoppedBy] as never, 'interrupted');
 
@@ -130,16 +138,42 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       complete: !failure,
     };
     if (failure) obj.error = { message: failure.message, exit_code: failure.exitCode };
-    await out.write(JSON.stringify(obj) + '\n');
+    await out.write(jsonForTerminal(obj) + '\n');
   } else if (opts.jsonl && failure) {
-    await out.write(JSON.stringify({ type: 'error', message: failure.message, exit_code: failure.exitCode }) + '\n');
+    await out.write(jsonForTerminal({ type: 'error', message: failure.message, exit_code: failure.exitCode }) + '\n');
   } else if (!opts.jsonl && outTty && result.content && !result.content.endsWith('\n')) {
     await out.write('\n');
   }
-  if (failure) {
-    await err.write(red(`medchat: ${sanitizeForTerminal(failure.message)}`, errColour) + '\n');
-  }
   await out.flush();
+  if (out.closed) return await endWithoutStdout();
+  if (failure) {
+    await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
+  }
   await err.flush();
-  return failure ? failure.exitCode : ExitCode.ok;
+  if (failure) return failure.exitCode;
+  return err.failure ? ExitCode.failure : ExitCode.ok; // stderr could not be written (not a closed pipe)
+
+  /**
+   * stdout went away or failed mid-answer. The turn already holds (and the session file) what
+   * arrived: `complete` if the whole answer came before, else `interrupted`, saved here with why.
+   * A reader that left (`| head`) ends quietly with 0; a write error with one line and exit 1.
+   */
+  async function endWithoutStdout(): Promise<number> {
+    const why = out.failure ? describeWriteFailure('stdout', out.failure) : undefined;
+    if (turn.status === 'interrupted' && !stoppedBy) {
+      turn.error = why ?? 'stdout was closed before the answer ended (the reader went away)';
+      session.saveNow();
+    }
+    if (failure && failure.kind !== 'interrupted') {
+      // The answer failed on its own (not because stdout went): that is the line to show.
+      await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
+      await err.flush();
+      return failure.exitCode;
+    }
+    if (!why) return stoppedBy ? exitCodeForSignal[stoppedBy] : ExitCode.ok;
+    const saved = session.persistent && !session.saveError ? ` (what arrived is saved: medchat sessions show ${session.id})` : '';
+    await err.write(red(`medchat: ${why}${saved}`, errColour) + '\n');
+    await err.flush();
+    return ExitCode.failure;
+  }
 }

@@ -1,10 +1,15 @@
 import { usageError } from '../core/errors.js';
 import { writeUserFile } from '../core/io/user-file.js';
-import { sanitizeForTerminal } from '../core/sanitize.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
 import { sessionToJson, sessionToMarkdown } from '../core/sessions/export.js';
 import { SessionStore } from '../core/sessions/store.js';
 import { isTty } from '../core/terminal.js';
 
+/**
+ * Saved text goes to stdout as it was saved when stdout is a pipe or a file (a transcript stays
+ * exact), and through the terminal sanitizer when it is a terminal: escape sequences, controls and
+ * bidi overrides from a saved answer are shown, never obeyed.
+ */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
 
 function localTime(iso: string): string {
@@ -19,16 +24,15 @@ export async function sessionsList(o: { json?: boolean }): Promise<number> {
   const list = store.list();
   if (o.json) {
     print(
-      JSON.stringify(
+      jsonForTerminal(
         list.map((s) => ({ id: s.id, title: s.title, created_at: s.createdAt, updated_at: s.updatedAt, turns: s.turns, file: s.file })),
-        null,
         2,
       ) + '\n',
     );
     return 0;
   }
   if (list.length === 0) {
-    process.stderr.write(`no saved conversations (in ${store.dir})\n`);
+    process.stderr.write(`no saved conversations (in ${sanitizeLine(store.dir)})\n`);
     return 0;
   }
   for (const s of list) {
@@ -56,7 +60,7 @@ export async function sessionsExport(ref: string, o: { format?: string; output?:
     process.stderr.write(`exported ${data.id} to ${o.output}\n`);
     return 0;
   }
-  process.stdout.write(text);
+  print(text);
   return 0;
 }
 
@@ -76,6 +80,6 @@ export async function sessionsRm(ids: string[], o: { all?: boolean }): Promise<n
 }
 
 export async function sessionsPath(): Promise<number> {
-  process.stdout.write(new SessionStore().dir + '\n');
+  print(new SessionStore().dir + '\n');
   return 0;
 }

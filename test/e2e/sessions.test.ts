@@ -155,3 +155,63 @@ test('history off in config saves nothing either', async () => {
   assert.equal(c.code, 2);
   assert.match(c.stderr, /history/);
 });
+
+test('a session id with path characters never reaches a path: one usage line, exit 2, nothing touched', async (t) => {
+  const home = tempHome();
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  const first = await runCli(['A saved question'], { baseUrl: double.url, home });
+  assert.equal(first.code, 0, first.stderr);
+  // A file beside the sessions folder that a traversal would reach.
+  const victim = path.join(home, 'data', 'victim.json');
+  fs.writeFileSync(victim, '{"keep": true}');
+  const before = fs.readdirSync(sessionsDir(home));
+  const bad = ['../../etc/passwd', '../victim', '/etc/passwd', '..', 'a/b', '20261122-143005-a1b2/../../x', '..\\victim', 'latest/../x'];
+  const commands = (ref: string) => [
+    ['sessions', 'show', ref],
+    ['sessions', 'rm', ref],
+    ['sessions', 'export', ref],
+    ['sessions', 'export', ref, '-o', path.join(home, 'out.md')],
+    ['--resume', ref, 'q'],
+  ];
+  for (const ref of bad) {
+    for (const args of commands(ref)) {
+      const r = await runCli(args, { baseUrl: double.url, home });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stderr, `medchat: no session ${JSON.stringify(ref)}: a session id looks like 20261122-143005-a1b2 (digits, a-f and dashes); see the saved ones with: medchat sessions list\n`);
+      assert.equal(r.stdout, '');
+    }
+  }
+  assert.deepEqual(fs.readdirSync(sessionsDir(home)), before, 'no session touched');
+  assert.equal(fs.readFileSync(victim, 'utf8'), '{"keep": true}');
+  assert.equal(fs.existsSync(path.join(home, 'out.md')), false);
+
+  // NUL, a line break or escape sequences in a ref: refused the same way, shown visibly on one line.
+  const { SessionStore } = await import('../../src/core/sessions/store.js');
+  const store = new SessionStore(sessionsDir(home));
+  for (const ref of ['a\u0000b', '../x\n', '\u001b]0;x\u0007', 'abc\u202e']) {
+    assert.throws(() => store.resolve(ref), /^MedchatError: no session ".*": a session id looks like/);
+    assert.throws(() => store.fileFor(ref), /no session/);
+    assert.equal(store.exists(ref), false);
+  }
+  assert.throws(() => store.remove('../victim'), /no session/);
+  assert.throws(() => store.load('../victim'), /no session/);
+});
+
+test('a session file whose "id" says ../../x is saved back into its own file, never outside the folder', async (t) => {
+  const home = tempHome();
+  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  assert.equal((await runCli(['First question'], { baseUrl: double.url, home })).code, 0);
+  const name = sessionFiles(home)[0]!;
+  const file = path.join(sessionsDir(home), name);
+  const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  data.id = '../../escaped';
+  fs.writeFileSync(file, JSON.stringify(data));
+  const r = await runCli(['-c', 'Second question'], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(sessionFiles(home), [name]);
+  const saved = readSession(home);
+  assert.equal(saved.id, name.slice(0, -5));
+  assert.equal(saved.turns.length, 2);
+  assert.equal(fs.existsSync(path.join(home, 'escaped.json')), false);
+  assert.equal(fs.existsSync(path.join(home, 'data', 'escaped.json')), false);
+});

@@ -1,4 +1,5 @@
 import { describeCompaction } from '../context.js';
+import { jsonForTerminal } from '../sanitize.js';
 import type { SessionData } from './store.js';
 
 /**
@@ -87,5 +88,6 @@ export function sessionToJson(s: SessionData, opts: ExportOptions = {}): string 
       ...(c.quotedFacts?.length ? { quoted_facts: c.quotedFacts } : {}),
     })),
   };
-  return JSON.stringify(out, null, 2) + '\n';
+  // The same JSON value as JSON.stringify, with bidi and C1 controls as \u escapes (safe on a terminal).
+  return jsonForTerminal(out, 2) + '\n';
 }

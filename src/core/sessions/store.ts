@@ -52,6 +52,14 @@ export interface SessionInfo {
 }
 
 const ID_RE = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/;
+/** What a session id or a prefix of one may hold: digits, a-f and dashes, never a path character. */
+const ID_PREFIX_RE = /^[0-9a-f-]{1,20}$/;
+
+/** A one-line usage error for something that is not a session id; the text is shown quoted, at most 40 characters. */
+function notAnId(ref: string): MedchatError {
+  const shown = JSON.stringify(ref.length > 40 ? ref.slice(0, 39) + '…' : ref);
+  return usageError(`no session ${shown}: a session id looks like 20261122-143005-a1b2 (digits, a-f and dashes); see the saved ones with: medchat sessions list`);
+}
 
 export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dataDir(env), 'sessions');
@@ -92,7 +100,9 @@ export class SessionStore {
     this.lockWaitMs = opts.lockWaitMs;
   }
 
+  /** The file of session `id`; an id that is not one (`../x`, a slash, NUL…) never reaches a path. */
   fileFor(id: string): string {
+    if (!ID_RE.test(id)) throw notAnId(id);
     return path.join(this.dir, `${id}.json`);
   }
 
@@ -204,6 +214,7 @@ export class SessionStore {
   /** An exact id, a unique prefix of one, or `latest` / `last`. */
   resolve(ref: string): string {
     const r = ref.trim();
+    if (r !== 'latest' && r !== 'last' && !ID_PREFIX_RE.test(r)) throw notAnId(r);
     if (r === 'latest' || r === 'last') {
       const id = this.latest();
       if (!id) throw usageError('there is no saved session yet');
@@ -232,7 +243,9 @@ export class SessionStore {
     } catch {
       throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
     }
-    return normaliseSession(data, file, id);
+    const session = normaliseSession(data, file, id);
+    session.id = id; // the file's name, not what the file says: saves go back to this same file
+    return session;
   }
 
   list(): SessionInfo[] {
@@ -259,8 +272,9 @@ export class SessionStore {
   }
 
   remove(id: string): void {
+    const file = this.fileFor(id);
     try {
-      fs.rmSync(this.fileFor(id));
+      fs.rmSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"`);
       throw storeError(`cannot delete the session ${id}`, err);
