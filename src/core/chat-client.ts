@@ -148,7 +148,8 @@ const interrupted = () => new MedchatError('interrupted', ExitCode.interrupted, 
 /**
  * An answer the service ended early, as the error that says so (exit 8), or undefined when it
  * ended normally: cut off at max-tokens (`length`), stopped by a content filter, or ended without
- * any answer text (only reasoning, or nothing). What did arrive is kept and shown anyway.
+ * any answer text (only reasoning, or nothing). What did arrive is kept and shown anyway. Its kind
+ * is 'incomplete': the session and the chat screen keep the turn as an incomplete answer.
  */
 export function endedEarly(
   settings: Pick<ClientSettings, 'maxTokens'>,
@@ -159,11 +160,11 @@ export function endedEarly(
     return new MedchatError(
       `the answer was cut off at --max-tokens ${settings.maxTokens} (finish_reason length); raise --max-tokens or ask for less`,
       ExitCode.endedEarly,
-      'ended-early',
+      'incomplete',
     );
   }
   if (reason === 'content_filter') {
-    return new MedchatError('the service stopped the answer with its content filter (finish_reason content_filter); rephrase the question', ExitCode.endedEarly, 'ended-early');
+    return new MedchatError('the service stopped the answer with its content filter (finish_reason content_filter); rephrase the question', ExitCode.endedEarly, 'incomplete');
   }
   if (!answer.content.trim()) {
     return new MedchatError(
@@ -171,7 +172,7 @@ export function endedEarly(
         ? `the service ended with reasoning but no answer text (finish_reason ${reason ?? 'none'}); ask again, or raise --max-tokens`
         : `the service ended without any answer text (finish_reason ${reason ?? 'none'}); ask again`,
       ExitCode.endedEarly,
-      'ended-early',
+      'incomplete',
     );
   }
   return undefined;
