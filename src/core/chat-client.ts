@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { Stream } from 'openai/core/streaming';
-import { chunksFromBody, firstChoice, textOf, type RawChunk } from './answer-shapes.js';
+import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
 import { buildChatBody, type WireMessage } from './chat-request.js';
 import type { ChatEvent, ChatResult, Usage } from './chat-events.js';
 import { MedchatError } from './errors.js';
@@ -341,7 +341,11 @@ export async function completeChat(
       step = await gen.next();
     }
     const response = step.value as Response;
-    const chunks = chunksFromBody(await response.text(), response.headers.get('content-type') ?? '');
+    const text = await response.text();
+    if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
+      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+    }
+    const chunks = chunksFromBody(text, response.headers.get('content-type') ?? '');
     let content = '';
     let reasoning = '';
     let sawReasoningField = false;

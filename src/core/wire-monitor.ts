@@ -18,7 +18,8 @@ export interface WireLimits {
   eventBytes: number;
 }
 
-export const STREAM_LIMITS: WireLimits = { bodyBytes: 64 * 1024 * 1024, eventBytes: 1024 * 1024 };
+/** One event may carry a whole answer (some services send it so): the same 16 MB as a whole body. */
+export const STREAM_LIMITS: WireLimits = { bodyBytes: 64 * 1024 * 1024, eventBytes: 16 * 1024 * 1024 };
 export const WHOLE_ANSWER_LIMITS: WireLimits = { bodyBytes: 16 * 1024 * 1024, eventBytes: 0 };
 
 export type GiveUp = 'idle' | 'body' | 'event';
