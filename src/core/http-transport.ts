@@ -3,6 +3,7 @@ import type https from 'node:https';
 import type { Readable } from 'node:stream';
 import type tls from 'node:tls';
 import type zlib from 'node:zlib';
+import { watching, type BodyWatch, type WatchedFetch } from './body-watch.js';
 import { proxyFor } from './http.js';
 import { forwardOptions, openTunnel, proxyAuthorization } from './proxy-tunnel.js';
 
@@ -34,14 +35,7 @@ const tlsModule = () => process.getBuiltinModule('node:tls') as typeof tls;
  * and hears once when the body is over, however it ends: medchat's wire monitor, without another
  * stream layer in between.
  */
-export interface BodyWatch {
-  /** A chunk arrived; `true` means the body is complete after it (the rest is not read). */
-  data(chunk: Buffer): boolean | void;
-  close(): void;
-}
-
-/** A fetch that can watch the body of its response. */
-export type WatchedFetch = (input: string | URL | Request, init?: RequestInit, watch?: BodyWatch) => Promise<Response>;
+export type { BodyWatch, WatchedFetch } from './body-watch.js';
 
 /** Undici's default: connecting (DNS and TCP) may take this long. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -79,50 +73,6 @@ function responseHeaders(raw: string[]): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
-}
-
-/** A body the global fetch watches through one more stream layer (the fallbacks, and the proxy path). */
-export function watchResponse(response: Response, watch: BodyWatch): Response {
-  if (!response.body) {
-    watch.close();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await reader.read();
-        if (done) {
-          watch.close();
-          controller.close();
-          return;
-        }
-        const complete = watch.data(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        controller.enqueue(value);
-        if (complete) {
-          watch.close();
-          controller.close();
-          await reader.cancel().catch(() => {});
-        }
-      } catch (err) {
-        watch.close();
-        controller.error(err);
-      }
-    },
-    async cancel(reason) {
-      watch.close();
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** Another fetch (the proxy path's) made watchable, through one more stream layer. */
-export function watching(base: typeof fetch): WatchedFetch {
-  return (input, init, watch) => {
-    const response = base(input, init);
-    return watch ? response.then((r) => watchResponse(r, watch)) : response;
-  };
 }
 
 const fallback: WatchedFetch = (input, init, watch) => watching(globalThis.fetch)(input, init, watch);
