@@ -1,31 +1,23 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, { APIError } from 'openai';
+import { Stream } from 'openai/core/streaming';
+import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
 import { buildChatBody, type WireMessage } from './chat-request.js';
 import type { ChatEvent, ChatResult, Usage } from './chat-events.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { getFetch, proxyConfigured } from './http.js';
-import { httpFetch, watching } from './http-transport.js';
+import { httpFetch } from './http-transport.js';
 import { describeServiceError } from './service-errors.js';
+import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
 import type { Settings } from './settings.js';
 import { ThinkTagSplitter } from './think-tags.js';
-import { WireMonitor } from './wire-monitor.js';
+import { STREAM_LIMITS, WHOLE_ANSWER_LIMITS, WireMonitor, type WireLimits } from './wire-monitor.js';
+
+export type { CallOptions } from './chat-retries.js';
 
 export type ClientSettings = Pick<
   Settings,
   'baseUrl' | 'apiKey' | 'model' | 'maxTokens' | 'thinking' | 'temperature' | 'topP' | 'idleTimeoutMs'
 >;
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Attempts after the first, for 408/429/5xx and dropped connections before any text. */
-  retries?: number;
-  /** A `retry-after` longer than this is not waited for: the call fails and says how long the service asked for. */
-  maxRetryAfterMs?: number;
-}
-
-const RETRYABLE = new Set([408, 409, 429, 500, 502, 503, 504]);
-const DEFAULT_RETRIES = Number(process.env.MEDCHAT_RETRIES ?? 2);
-const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 
 interface Exchange {
   client: OpenAI;
@@ -35,14 +27,13 @@ interface Exchange {
 }
 
 /** One SDK client per request: its fetch is wrapped by a monitor that belongs to that request. */
-async function openExchange(settings: ClientSettings, signal?: AbortSignal): Promise<Exchange> {
+async function openExchange(settings: ClientSettings, signal: AbortSignal | undefined, limits: WireLimits): Promise<Exchange> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  // Without a proxy, node:http (cheapest per chunk); with one, undici's proxy agent (src/core/http.ts).
-  const transport = proxyConfigured() ? watching(await getFetch()) : httpFetch;
-  const monitor = new WireMonitor(settings.idleTimeoutMs, () => controller.abort(new Error('idle timeout')), transport);
+  // node:http (cheapest per chunk), which also takes the proxy if one is set.
+  const monitor = new WireMonitor(settings.idleTimeoutMs, (why) => controller.abort(new Error(why === 'idle' ? 'idle timeout' : 'too much data')), httpFetch, limits);
   const client = new OpenAI({
     apiKey: settings.apiKey,
     baseURL: `${settings.baseUrl}/v1`,
@@ -63,101 +54,79 @@ async function openExchange(settings: ClientSettings, signal?: AbortSignal): Pro
   };
 }
 
-function retryAfterMs(err: APIError): number | undefined {
-  const h = err.headers;
-  const ms = h?.get('retry-after-ms');
-  if (ms && !Number.isNaN(Number(ms))) return Number(ms);
-  const ra = h?.get('retry-after');
-  if (!ra) return undefined;
-  const secs = Number(ra);
-  if (!Number.isNaN(secs)) return secs * 1000;
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function transientConnection(err: unknown): boolean {
-  if (!(err instanceof APIConnectionError)) return false;
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e; i++) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
- * Run `attempt` with bounded retries. Yields a `retry` event before each wait so a front end can
- * say what is happening. Only failures before any answer text are retried.
+ * An answer the service ended early, as the error that says so (exit 8), or undefined when it
+ * ended normally: cut off at max-tokens (`length`), stopped by a content filter, or ended without
+ * any answer text (only reasoning, or nothing). What did arrive is kept and shown anyway. Its kind
+ * is 'incomplete': the session and the chat screen keep the turn as an incomplete answer.
  */
-async function* withRetries<T>(
-  settings: ClientSettings,
-  opts: CallOptions,
-  attempt: () => Promise<T>,
-): AsyncGenerator<ChatEvent, T> {
-  const retries = opts.retries ?? DEFAULT_RETRIES;
-  const cap = opts.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  for (let n = 0; ; n++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (opts.signal?.aborted) throw interrupted();
-      const status = err instanceof APIError ? err.status : undefined;
-      const retryable = (status !== undefined && RETRYABLE.has(status)) || transientConnection(err);
-      if (err instanceof SyntaxError) throw err; // a malformed body: the caller says which kind
-      if (!retryable || n >= retries) throw describeServiceError(err, settings);
-      let delay = 500 * 2 ** n * (1 - Math.random() * 0.25);
-      const asked = err instanceof APIError ? retryAfterMs(err) : undefined;
-      if (asked !== undefined) {
-        if (asked > cap) {
-          const base = describeServiceError(err, settings);
-          throw new MedchatError(
-            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${Math.ceil(asked / 1000)}s, try again later`,
-            base.exitCode,
-            base.kind,
-          );
-        }
-        delay = asked;
-      }
-      yield { type: 'retry', attempt: n + 1, delayMs: delay, reason: status ? `HTTP ${status}` : 'connection dropped' };
-      await sleep(delay, opts.signal);
-      if (opts.signal?.aborted) throw interrupted();
-    }
+export function endedEarly(
+  settings: Pick<ClientSettings, 'maxTokens'>,
+  answer: { finishReason?: string | null; content: string; reasoning: string },
+): MedchatError | undefined {
+  const reason = answer.finishReason ?? undefined;
+  if (reason === 'length') {
+    return new MedchatError(
+      `the answer was cut off at --max-tokens ${settings.maxTokens} (finish_reason length); raise --max-tokens or ask for less`,
+      ExitCode.endedEarly,
+      'incomplete',
+    );
   }
+  if (reason === 'content_filter') {
+    return new MedchatError('the service stopped the answer with its content filter (finish_reason content_filter); rephrase the question', ExitCode.endedEarly, 'incomplete');
+  }
+  if (!answer.content.trim()) {
+    return new MedchatError(
+      answer.reasoning.trim()
+        ? `the service ended with reasoning but no answer text (finish_reason ${reason ?? 'none'}); ask again, or raise --max-tokens`
+        : `the service ended without any answer text (finish_reason ${reason ?? 'none'}); ask again`,
+      ExitCode.endedEarly,
+      'incomplete',
+    );
+  }
+  return undefined;
 }
 
-const interrupted = () => new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
-
-interface RawDelta {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
+/** Raise the monitor's verdict (idle, too much) as the one error that says it, if it gave up. */
+function monitorVerdict(ex: Exchange | undefined, settings: ClientSettings, midAnswer: boolean): MedchatError | undefined {
+  const m = ex?.monitor;
+  if (!m) return undefined;
+  if (m.tooMuch) {
+    const what =
+      m.tooMuch === 'event'
+        ? `one event of over ${m.limits.eventBytes / 1024 / 1024} MB without an end`
+        : `over ${m.limits.bodyBytes / 1024 / 1024} MB for one answer`;
+    return new MedchatError(`the service sent too much (${what}); stopped reading${midAnswer ? ', the answer is incomplete' : ''}, try again later`, ExitCode.failure, 'too-much');
+  }
+  if (m.idleExpired) {
+    return new MedchatError(
+      midAnswer
+        ? `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`
+        : `no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`,
+      midAnswer ? ExitCode.incomplete : ExitCode.failure,
+      midAnswer ? 'incomplete' : 'timeout',
+    );
+  }
+  return undefined;
 }
 
-interface RawChunk {
-  id?: string;
-  model?: string;
-  choices?: Array<{ delta?: RawDelta; finish_reason?: string | null }>;
-  usage?: Usage | null;
-  error?: unknown;
-  message?: unknown;
+/** The chunks of a response, whichever shape the service chose (events, or one JSON completion). */
+async function* chunksOf(response: Response, ex: Exchange): AsyncGenerator<RawChunk> {
+  const type = response.headers.get('content-type') ?? '';
+  if (/json/i.test(type) && !/event-stream/i.test(type)) {
+    yield* chunksFromBody(await response.text(), type);
+    return;
+  }
+  yield* Stream.fromSSEResponse<RawChunk>(response, ex.controller, ex.client);
 }
 
 /**
  * Stream one answer as typed events. Ends with an `end` event when the answer is complete;
  * throws a MedchatError otherwise (after yielding whatever arrived), with exit code 4 when the
- * stream was cut off and 130 when `signal` stopped it.
+ * stream was cut off, 8 when the service ended it early (see `endedEarly`) and 130 when
+ * `signal` stopped it. `[DONE]`, or a finish reason with the usage, ends the answer even if the
+ * service leaves the response open.
  */
 export async function* streamChat(
   settings: ClientSettings,
@@ -169,10 +138,10 @@ export async function* streamChat(
   let midAnswer = false;
   const splitter = new ThinkTagSplitter(settings.thinking);
   try {
-    const stream = yield* withRetries(settings, opts, async () => {
+    const response = yield* withRetries(settings, opts, async () => {
       ex?.dispose();
-      ex = await openExchange(settings, opts.signal);
-      return ex.client.chat.completions.create(body, { signal: ex.controller.signal });
+      ex = await openExchange(settings, opts.signal, STREAM_LIMITS);
+      return ex.client.chat.completions.create(body, { signal: ex.controller.signal }).asResponse();
     });
     const exchange = ex!;
     let sawReasoningField = false;
@@ -180,44 +149,58 @@ export async function* streamChat(
     let id: string | undefined;
     let model: string | undefined;
     let chunks = 0;
-    for await (const raw of stream as AsyncIterable<RawChunk>) {
+    let content = '';
+    let reasoningText = '';
+    for await (const raw of chunksOf(response, exchange)) {
       chunks++;
       if (!raw || typeof raw !== 'object' || !Array.isArray(raw.choices)) {
         if (raw && typeof raw === 'object' && (raw.error !== undefined || raw.message !== undefined)) {
           throw new APIError(undefined, raw.error ?? raw, undefined, undefined);
         }
         if (raw?.usage) yield { type: 'usage', usage: raw.usage };
+        if (raw?.usage && finishReason) break; // the answer is over, whether or not [DONE] follows
         continue;
       }
       id ??= raw.id;
       model ??= raw.model;
-      for (const choice of raw.choices) {
-        const delta = choice.delta ?? {};
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (typeof reasoning === 'string' && reasoning) {
+      const choice = firstChoice(raw);
+      if (choice) {
+        const delta = choice.delta ?? choice.message ?? {}; // a whole completion sent as one event
+        const reasoning = textOf(delta.reasoning_content ?? delta.reasoning);
+        if (reasoning) {
           sawReasoningField = true;
           midAnswer = true;
+          reasoningText += reasoning;
           yield { type: 'reasoning', text: reasoning };
         }
-        if (typeof delta.content === 'string' && delta.content) {
+        const text = textOf(delta.content);
+        if (text) {
           midAnswer = true;
-          if (sawReasoningField) yield { type: 'content', text: delta.content };
-          else for (const piece of splitter.push(delta.content)) yield { type: piece.kind, text: piece.text };
+          if (sawReasoningField) {
+            content += text;
+            yield { type: 'content', text };
+          } else {
+            for (const piece of splitter.push(text)) {
+              if (piece.kind === 'content') content += piece.text;
+              else reasoningText += piece.text;
+              yield { type: piece.kind, text: piece.text };
+            }
+          }
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
       if (raw.usage) yield { type: 'usage', usage: raw.usage };
+      if (raw.usage && finishReason) break; // the answer is over, whether or not [DONE] follows
     }
-    for (const piece of splitter.end()) yield { type: piece.kind, text: piece.text };
+    for (const piece of splitter.end()) {
+      if (piece.kind === 'content') content += piece.text;
+      else reasoningText += piece.text;
+      yield { type: piece.kind, text: piece.text };
+    }
     if (finishReason) yield { type: 'finish', reason: finishReason };
     if (opts.signal?.aborted) throw interrupted();
-    if (exchange.monitor.idleExpired) {
-      throw new MedchatError(
-        `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`,
-        ExitCode.incomplete,
-        'incomplete',
-      );
-    }
+    const verdict = finishReason && exchange.monitor.idleExpired ? undefined : monitorVerdict(exchange, settings, midAnswer);
+    if (verdict) throw verdict;
     if (!exchange.monitor.sawDone && !finishReason) {
       // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
       if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
@@ -226,19 +209,16 @@ export async function* streamChat(
       if (chunks === 0) throw new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network');
       throw new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete');
     }
+    const early = endedEarly(settings, { finishReason, content, reasoning: reasoningText });
+    if (early) throw early;
     yield { type: 'end', id, model, finishReason };
   } catch (err) {
     // Whatever was held back to look for a </think> still arrived: hand it over before failing.
     for (const piece of splitter.end()) yield { type: piece.kind, text: piece.text };
     if (opts.signal?.aborted) throw interrupted();
-    if (ex?.monitor.idleExpired && (!(err instanceof MedchatError) || err.kind === 'interrupted')) {
-      throw new MedchatError(
-        midAnswer
-          ? `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`
-          : `no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`,
-        midAnswer ? ExitCode.incomplete : ExitCode.failure,
-        midAnswer ? 'incomplete' : 'timeout',
-      );
+    if (!(err instanceof MedchatError) || err.kind === 'interrupted') {
+      const verdict = monitorVerdict(ex, settings, midAnswer);
+      if (verdict) throw verdict;
     }
     throw describeServiceError(err, { ...settings, midAnswer });
   } finally {
@@ -247,7 +227,10 @@ export async function* streamChat(
   }
 }
 
-/** A whole answer in one response (`--no-stream`, and the summarising request). */
+/**
+ * A whole answer in one response (`--no-stream`, and the summarising request). Returns what the
+ * service sent, including a `finishReason` of `length` (the caller decides, see `endedEarly`).
+ */
 export async function completeChat(
   settings: ClientSettings,
   messages: readonly WireMessage[],
@@ -259,41 +242,61 @@ export async function completeChat(
   try {
     const gen = withRetries(settings, opts, async () => {
       ex?.dispose();
-      ex = await openExchange(settings, opts.signal);
-      return ex.client.chat.completions.create(body, { signal: ex.controller.signal });
+      ex = await openExchange(settings, opts.signal, WHOLE_ANSWER_LIMITS);
+      return ex.client.chat.completions.create(body, { signal: ex.controller.signal }).asResponse();
     });
     let step = await gen.next();
     while (!step.done) {
       onEvent?.(step.value);
       step = await gen.next();
     }
-    const res = step.value as unknown as {
-      id?: string;
-      model?: string;
-      choices?: Array<{ message?: RawDelta; finish_reason?: string }>;
-      usage?: Usage;
-    };
-    if (!res || typeof res !== 'object' || !Array.isArray(res.choices) || !res.choices[0]?.message) {
+    const response = step.value as Response;
+    const text = await response.text();
+    if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
       throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
     }
-    const choice = res.choices[0];
-    const message = choice.message ?? {};
-    let reasoning = message.reasoning_content ?? message.reasoning ?? '';
-    let content = message.content ?? '';
-    if (!reasoning) {
+    const chunks = chunksFromBody(text, response.headers.get('content-type') ?? '');
+    let content = '';
+    let reasoning = '';
+    let sawReasoningField = false;
+    let finishReason: string | undefined;
+    let usage: Usage | undefined;
+    let id: string | undefined;
+    let model: string | undefined;
+    let choices = 0;
+    for (const raw of chunks) {
+      if (!raw || typeof raw !== 'object') continue;
+      id ??= raw.id;
+      model ??= raw.model;
+      if (raw.usage) usage = raw.usage;
+      const choice = firstChoice(raw);
+      if (!choice) continue;
+      choices++;
+      const delta = choice.delta ?? choice.message ?? {};
+      const r = textOf(delta.reasoning_content ?? delta.reasoning);
+      if (r) sawReasoningField = true;
+      reasoning += r;
+      content += textOf(delta.content);
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    if (!choices) {
+      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+    }
+    if (!sawReasoningField) {
       const splitter = new ThinkTagSplitter(settings.thinking);
       const pieces = [...splitter.push(content), ...splitter.end()];
       reasoning = pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join('');
       content = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
     }
-    return { id: res.id, model: res.model, content, reasoning, usage: res.usage ?? undefined, finishReason: choice.finish_reason };
+    return { id, model, content, reasoning, usage, finishReason };
   } catch (err) {
     if (opts.signal?.aborted) throw interrupted();
-    if (ex?.monitor.idleExpired && (!(err instanceof MedchatError) || err.kind === 'interrupted')) {
-      throw new MedchatError(`no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
+    if (!(err instanceof MedchatError) || err.kind === 'interrupted') {
+      const verdict = monitorVerdict(ex, settings, false);
+      if (verdict) throw verdict;
     }
     if (err instanceof SyntaxError) {
-      // A whole-answer body that is cut short or empty (the SDK's JSON.parse failed).
+      // A whole-answer body that is cut short or empty (JSON.parse failed).
       const empty = ex?.monitor.bytesReceived === 0;
       throw new MedchatError(`the service sent ${empty ? 'an empty' : 'a malformed'} response; try again`, ExitCode.failure, 'malformed');
     }

@@ -1,13 +1,18 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Readable } from 'node:stream';
+import type tls from 'node:tls';
 import type zlib from 'node:zlib';
+import { watching, type BodyWatch, type WatchedFetch } from './body-watch.js';
+import { proxyFor } from './http.js';
+import { forwardOptions, openTunnel, proxyAuthorization } from './proxy-tunnel.js';
 
 // Loaded at the first request, not at start-up (https brings tls and crypto): the chat screen's
 // first paint does not wait for them.
 const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
 const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
 const zlibModule = () => process.getBuiltinModule('node:zlib') as typeof zlib;
+const tlsModule = () => process.getBuiltinModule('node:tls') as typeof tls;
 
 /**
  * A `fetch` for the openai SDK built on node:http / node:https: receiving a stream costs about
@@ -17,26 +22,28 @@ const zlibModule = () => process.getBuiltinModule('node:zlib') as typeof zlib;
  * `TypeError('fetch failed', { cause })`, a body cut short errors with `TypeError('terminated',
  * { cause })`, an aborted signal rejects (or errors the body) with the signal's reason, by default
  * a DOMException named 'AbortError'. NODE_EXTRA_CA_CERTS applies as for any https.request.
- * Bodies other than a string or a Uint8Array, Request objects, other schemes and redirects are
- * handed to the global fetch. It never asks for compression.
+ * Bodies other than a string or a Uint8Array, Request objects and other schemes are handed to
+ * the global fetch. It never asks for compression. Redirects are followed (at most
+ * MAX_REDIRECTS, then it fails with the cause code MEDCHAT_REDIRECT_LOOP), as fetch does:
+ * 303 (and 301/302 after a POST) turn into a GET, and the Authorization header is not sent to
+ * another origin.
+ *
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply (src/core/proxy-tunnel.ts): an `http://` URL goes to
+ * the proxy as an absolute-URI request, an `https://` one through a CONNECT tunnel.
  *
  * `watch` sees every chunk of the body as it arrives from the socket (before the SDK reads it)
  * and hears once when the body is over, however it ends: medchat's wire monitor, without another
  * stream layer in between.
  */
-export interface BodyWatch {
-  data(chunk: Buffer): void;
-  close(): void;
-}
-
-/** A fetch that can watch the body of its response. */
-export type WatchedFetch = (input: string | URL | Request, init?: RequestInit, watch?: BodyWatch) => Promise<Response>;
+export type { BodyWatch, WatchedFetch } from './body-watch.js';
 
 /** Undici's default: connecting (DNS and TCP) may take this long. */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** Responses that carry no body (a Response with one cannot be made). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** fetch's limit. */
+const MAX_REDIRECTS = 20;
 
 let httpAgent: http.Agent | undefined;
 let httpsAgent: https.Agent | undefined;
@@ -68,45 +75,6 @@ function responseHeaders(raw: string[]): Headers {
   return headers;
 }
 
-/** A body the global fetch watches through one more stream layer (the fallbacks, and the proxy path). */
-export function watchResponse(response: Response, watch: BodyWatch): Response {
-  if (!response.body) {
-    watch.close();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await reader.read();
-        if (done) {
-          watch.close();
-          controller.close();
-          return;
-        }
-        watch.data(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        controller.enqueue(value);
-      } catch (err) {
-        watch.close();
-        controller.error(err);
-      }
-    },
-    async cancel(reason) {
-      watch.close();
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** Another fetch (the proxy path's) made watchable, through one more stream layer. */
-export function watching(base: typeof fetch): WatchedFetch {
-  return (input, init, watch) => {
-    const response = base(input, init);
-    return watch ? response.then((r) => watchResponse(r, watch)) : response;
-  };
-}
-
 const fallback: WatchedFetch = (input, init, watch) => watching(globalThis.fetch)(input, init, watch);
 
 export const httpFetch: WatchedFetch = (input, init, watch) => {
@@ -121,24 +89,92 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
     return Promise.reject(new TypeError('Failed to parse URL', { cause: err }));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fallback(input, init, watch);
-  const signal = init?.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return follow(url, init ?? {}, watch, 0);
+};
 
-  return new Promise<Response>((resolve, reject) => {
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers = requestHeaders(init?.headers);
+/** One request, then the redirects it is answered with. */
+async function follow(url: URL, init: RequestInit, watch: BodyWatch | undefined, hops: number): Promise<Response> {
+  const outcome = await send(url, init, watch);
+  if (outcome instanceof Response) return outcome;
+  if ((init.redirect ?? 'follow') === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
+  if (hops >= MAX_REDIRECTS) {
+    throw new TypeError('fetch failed', { cause: Object.assign(new Error(`redirect count exceeded (${url.host})`), { code: 'MEDCHAT_REDIRECT_LOOP', host: url.host }) });
+  }
+  let next: URL;
+  try {
+    next = new URL(outcome.location, url);
+  } catch (err) {
+    throw new TypeError('fetch failed', { cause: err });
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error(`redirect to ${next.protocol}`) });
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = requestHeaders(init.headers);
+  let nextInit: RequestInit = { ...init, headers };
+  if (outcome.status === 303 ? method !== 'HEAD' : (outcome.status === 301 || outcome.status === 302) && method === 'POST') {
+    nextInit = { ...nextInit, method: 'GET', body: undefined };
+    for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
+  }
+  if (next.origin !== url.origin) delete headers.authorization;
+  return follow(next, nextInit, watch, hops + 1);
+}
+
+interface Redirected {
+  status: number;
+  location: string;
+}
+
+/** One request on the wire (direct, or through the proxy): the response, or where it redirects to. */
+async function send(url: URL, init: RequestInit, watch: BodyWatch | undefined): Promise<Response | Redirected> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) throw abortReason(signal);
+  const proxy = proxyFor(url.href);
+  let via: http.RequestOptions = { agent: agentFor(url.protocol) };
+  let target: string | URL = url;
+  if (proxy && url.protocol === 'http:') {
+    // The plain forward-proxy form: `POST http://host/path HTTP/1.1` to the proxy.
+    const { proxied: _, ...opts } = forwardOptions(proxy, url);
+    via = { ...opts, agent: agentFor(opts.protocol!) };
+    target = '';
+  } else if (proxy) {
+    const socket = await openTunnel(proxy, url, signal, abortReason);
+    const servername = url.hostname.replace(/^\[|\]$/g, '');
+    via = {
+      agent: undefined,
+      createConnection: () =>
+        tlsModule().connect({ socket, servername: /^[\d.]+$|:/.test(servername) ? undefined : servername, ALPNProtocols: ['http/1.1'] }),
+    };
+  }
+  return sendOn(url, target, via, proxy && url.protocol === 'http:' ? proxyAuthorization(proxy) : undefined, init, watch);
+}
+
+function sendOn(
+  url: URL,
+  target: string | URL,
+  via: http.RequestOptions,
+  proxyAuth: string | undefined,
+  init: RequestInit,
+  watch: BodyWatch | undefined,
+): Promise<Response | Redirected> {
+  const body = init.body as string | Uint8Array | null | undefined;
+  const signal = init.signal ?? undefined;
+  return new Promise<Response | Redirected>((resolve, reject) => {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = requestHeaders(init.headers);
     let payload: string | Uint8Array | undefined;
     if (body != null) {
       payload = body;
       headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
       if (typeof body === 'string' && !('content-type' in headers)) headers['content-type'] = 'text/plain;charset=UTF-8';
     }
+    if (!target) headers.host = url.host;
+    if (proxyAuth) headers['proxy-authorization'] = proxyAuth;
 
     let req: http.ClientRequest | undefined;
     try {
       // Headers are set after, not passed in the options: NODE_DEBUG=http prints those options,
       // and the Authorization header with them.
-      req = (url.protocol === 'https:' ? httpsModule() : httpModule()).request(url, { method, agent: agentFor(url.protocol) });
+      const mod = (target ? url.protocol : via.protocol) === 'https:' ? httpsModule() : httpModule();
+      req = target ? mod.request(target, { method, ...via }) : mod.request({ method, ...via });
       for (const name of Object.keys(headers)) req.setHeader(name, headers[name]!);
     } catch (err) {
       req?.on('error', () => {}).destroy();
@@ -146,7 +182,6 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
       return;
     }
     const request = req;
-
     let res: http.IncomingMessage | undefined;
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     let settled = false; // the promise is resolved or rejected
@@ -185,7 +220,7 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
     request.on('socket', (socket) => {
       if (!socket.connecting) return;
       connectTimer = setTimeout(() => {
-        const err = Object.assign(new Error(`connect ETIMEDOUT ${url.host}`), { code: 'ETIMEDOUT' });
+        const err = Object.assign(new Error(`connect ETIMEDOUT ${target ? url.host : `${via.hostname}:${via.port}`}`), { code: 'ETIMEDOUT' });
         request.destroy(err);
       }, CONNECT_TIMEOUT_MS);
       connectTimer.unref();
@@ -200,12 +235,11 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
       res = incoming;
       if (connectTimer) clearTimeout(connectTimer);
       const status = incoming.statusCode ?? 0;
-      if (REDIRECT.has(status) && incoming.headers.location && (init?.redirect ?? 'follow') !== 'manual') {
-        // Rare for this service: let fetch follow it (and apply its rules on methods and headers).
+      if (REDIRECT.has(status) && incoming.headers.location && (init.redirect ?? 'follow') !== 'manual') {
         settled = true;
         release();
         incoming.destroy();
-        fallback(input, init, watch).then(resolve, reject);
+        resolve({ status, location: incoming.headers.location });
         return;
       }
       const headers = responseHeaders(incoming.rawHeaders);
@@ -245,8 +279,17 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
       });
       source.on('data', (chunk: Buffer) => {
         if (over) return;
-        watch?.data(chunk);
+        const complete = watch?.data(chunk);
+        if (over) return; // the watch gave up on this body (too much, say): it aborted the request
         controller!.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (complete) {
+          // The answer is over (`[DONE]`) though the service keeps the response open: end here.
+          finish();
+          controller!.close();
+          incoming.destroy();
+          decoder?.destroy();
+          return;
+        }
         if (controller!.desiredSize! <= 0) {
           paused = true;
           source.pause();

@@ -1,6 +1,5 @@
 /**
- * The fetch every request goes through. Node's own fetch ignores HTTPS_PROXY / HTTP_PROXY /
- * NO_PROXY, so when one is set, undici's EnvHttpProxyAgent is loaded (only then) and used.
+ * Proxy settings (HTTPS_PROXY / HTTP_PROXY / NO_PROXY) and the fetch that honours them.
  * NODE_EXTRA_CA_CERTS is read by Node itself and applies either way.
  */
 let cached: Promise<typeof fetch> | undefined;
@@ -9,22 +8,19 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
+/**
+ * The fetch for the service and image downloads: node:http / node:https (src/core/http-transport.ts),
+ * which applies HTTPS_PROXY / HTTP_PROXY / NO_PROXY itself as curl does (absolute-URI requests for
+ * `http://`, one CONNECT tunnel per request for `https://`, no reconnect loop when a proxy refuses).
+ */
 export function getFetch(): Promise<typeof fetch> {
-  cached ??= (async () => {
-    if (!proxyConfigured()) return globalThis.fetch;
-    // Bundled, undici (CommonJS) arrives as `default` only; under tsx/Node it has named exports too.
-    const mod = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-    const { EnvHttpProxyAgent, fetch: undiciFetch } = mod.EnvHttpProxyAgent ? mod : mod.default!;
-    const dispatcher = new EnvHttpProxyAgent();
-    return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-      undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
-  })();
+  cached ??= import('./http-transport.js').then(({ httpFetch }) => ((input: Parameters<typeof fetch>[0], init?: RequestInit) => httpFetch(input, init)) as typeof fetch);
   return cached;
 }
 
 /**
  * The proxy a request to `url` goes through under HTTPS_PROXY / HTTP_PROXY / NO_PROXY (the rules
- * undici's EnvHttpProxyAgent applies), or undefined when it goes direct. Used to name the proxy
+ * curl and undici's EnvHttpProxyAgent apply), or undefined when it goes direct. Used to name the proxy
  * when it is the thing that failed.
  */
 export function proxyFor(url: string, env: NodeJS.ProcessEnv = process.env): URL | undefined {

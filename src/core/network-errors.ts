@@ -1,6 +1,7 @@
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { proxyFor } from './http.js';
+import { PROXY_CLOSED, PROXY_SILENT, PROXY_STATUS } from './proxy-tunnel.js';
 
 /**
  * Connection-level failures (before any HTTP status), described the same way for chat,
@@ -19,6 +20,30 @@ export function causeCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The first error along the cause chain that has `code` set to one of medchat's own codes. */
+function causeWith(err: unknown, code: string): (Error & Record<string, unknown>) | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if ((e as { code?: unknown }).code === code) return e as Error & Record<string, unknown>;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The variable a user sets for the proxy that `baseUrl` goes through. */
+export const proxyVariable = (baseUrl: string) => (baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+
+/** A 407 from the proxy: it wants a user name and password. */
+export function proxyAuthError(proxy: URL, baseUrl: string): MedchatError {
+  const v = proxyVariable(baseUrl);
+  const how = proxy.username ? 'the user name or password in' : 'put them in';
+  return new MedchatError(
+    `the proxy ${proxy.host} wants a user name and password (407); ${how} ${v}, e.g. ${v}=http://user:password@${proxy.host}`,
+    ExitCode.failure,
+    'proxy-auth',
+  );
 }
 
 /** The messages along an error's cause chain, joined. */
@@ -53,9 +78,31 @@ export function describeConnectionFailure(err: unknown, baseUrl: string): Medcha
     const why = code === 'ECONNREFUSED' ? 'connection refused' : code.startsWith('E') && code !== 'ETIMEDOUT' ? 'DNS lookup failed' : 'timed out';
     return new MedchatError(`cannot connect to the proxy ${proxy.host} (${why}); check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it)`, ExitCode.failure, 'network');
   }
-  const proxyRefusal = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err)) : null;
-  if (proxy && proxyRefusal) {
-    return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${proxyRefusal[1]}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'network');
+  if (proxy) {
+    const refusal = causeWith(err, PROXY_STATUS);
+    if (refusal?.status === 407) return proxyAuthError(proxy, baseUrl);
+    if (refusal) {
+      const status = refusal.status as number;
+      return status === 403 || status === 405
+        ? new MedchatError(`the proxy ${proxy.host} refused to tunnel to ${where} (CONNECT, ${status}); ask its operator to allow this port, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy')
+        : new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+    }
+    if (causeWith(err, PROXY_CLOSED)) {
+      return new MedchatError(`the proxy ${proxy.host} closed the connection when asked to tunnel to ${where} (CONNECT); ask its operator to allow this port, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+    }
+    if (causeWith(err, PROXY_SILENT)) {
+      return new MedchatError(`the proxy ${proxy.host} did not answer when asked to tunnel to ${where} (CONNECT); check ${proxyVariable(baseUrl)}, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'timeout');
+    }
+  }
+  const loop = causeWith(err, 'MEDCHAT_REDIRECT_LOOP');
+  if (loop) {
+    return new MedchatError(`the service redirected too many times (a redirect loop at ${String(loop.host ?? where)}); check the address with: medchat config get base-url`, ExitCode.failure, 'redirect-loop');
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new MedchatError(`${where} sent response headers larger than 16 KB (the limit); the service or a proxy in between is misbehaving, try again later`, ExitCode.failure, 'too-much');
+  }
+  if (code?.startsWith('HPE_')) {
+    return new MedchatError(`${where} sent a malformed HTTP response (${code}); the service or a proxy in between is misbehaving, try again later`, ExitCode.failure, 'malformed');
   }
   if (code === 'ECONNREFUSED') {
     return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');

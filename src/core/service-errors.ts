@@ -1,11 +1,14 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { MedchatError, shortReason } from './errors.js';
 import { ExitCode } from './exit-codes.js';
-import { causeCode, describeConnectionFailure, hostOf } from './network-errors.js';
+import { proxyFor } from './http.js';
+import { causeCode, describeConnectionFailure, hostOf, proxyAuthError } from './network-errors.js';
 
 export interface ErrorContext {
   baseUrl: string;
   idleTimeoutMs: number;
+  /** the model asked for (named when the service does not know it) */
+  model?: string;
   /** true once the answer had started arriving */
   midAnswer?: boolean;
 }
@@ -39,6 +42,24 @@ function bodyText(err: APIError): string {
   return shortReason(text);
 }
 
+/**
+ * An answer from the proxy itself, not the service: through a proxy, a 407, or a 502/503/504
+ * whose body is not the service's JSON (squid's "cannot connect" page, say). Never retried.
+ */
+export function fromProxy(err: unknown, baseUrl: string): boolean {
+  if (!(err instanceof APIError) || !err.status || !proxyFor(baseUrl)) return false;
+  if (err.status === 407) return true;
+  return (err.status === 502 || err.status === 503 || err.status === 504) && (err.error === undefined || typeof err.error !== 'object');
+}
+
+/** A 404 that says the model is unknown (OpenAI's `model_not_found`, or words to that effect). */
+function isUnknownModel(err: APIError): boolean {
+  const e = err.error as { code?: unknown; type?: unknown; error?: { code?: unknown; type?: unknown } } | undefined;
+  const codes = [err.code, e?.code, e?.type, e?.error?.code, e?.error?.type];
+  if (codes.includes('model_not_found')) return true;
+  return /\bmodel\b.*\b(not found|does not exist|unknown|not exist)/i.test(`${serviceReason(err.error)} ${err.message}`);
+}
+
 export function isContextLengthError(err: unknown): boolean {
   const text = err instanceof APIError ? `${err.message} ${serviceReason(err.error)}` : String((err as Error)?.message ?? err);
   return /maximum context length|context[_ ]length|context window|too many tokens|prompt is too long/i.test(text);
@@ -56,8 +77,17 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
     const reason = serviceReason(err.error) || bodyText(err);
     const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
     const status = err.status;
+    const proxy = proxyFor(ctx.baseUrl);
+    if (status === 407 && proxy) return proxyAuthError(proxy, ctx.baseUrl);
+    if (proxy && fromProxy(err, ctx.baseUrl)) {
+      return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+    }
     if (status === 401 || status === 403) {
       return new MedchatError(`${withReason(`the service refused the API key (${status})`)}; set a valid one with: medchat config set api-key`, ExitCode.auth, 'auth');
+    }
+    if (status === 404 && isUnknownModel(err)) {
+      const name = ctx.model ? `"${ctx.model}"` : 'asked for';
+      return new MedchatError(`${withReason(`the service does not know the model ${name} (404)`)}; pick another with -m <model>, or for good with: medchat config set model <model>`, ExitCode.usage, 'unknown-model');
     }
     if (status === 404) {
       return new MedchatError(`${withReason(`the service has no chat endpoint at ${ctx.baseUrl}/v1 (404)`)}; check the address with: medchat config get base-url`, ExitCode.failure, 'not-found');

@@ -5,13 +5,33 @@ const MARKERS = [Buffer.from('\ndata: [DONE]'), Buffer.from('\ndata:[DONE]')];
 const BRACKET = MARKERS.map((m) => m.indexOf('['));
 const DONE = Buffer.from('[DONE]');
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 const OPEN_BRACKET = 0x5b;
+const BLANK_LF = Buffer.from('\n\n');
+const BLANK_CRLF = Buffer.from('\n\r\n');
+
+/** How much one exchange may receive before it is given up: memory stays bounded whatever the service sends. */
+export interface WireLimits {
+  /** The whole body. */
+  bodyBytes: number;
+  /** One server-sent event (up to its blank line); 0 when the body is not an event stream. */
+  eventBytes: number;
+}
+
+/** One event may carry a whole answer (some services send it so): the same 16 MB as a whole body. */
+export const STREAM_LIMITS: WireLimits = { bodyBytes: 64 * 1024 * 1024, eventBytes: 16 * 1024 * 1024 };
+export const WHOLE_ANSWER_LIMITS: WireLimits = { bodyBytes: 16 * 1024 * 1024, eventBytes: 0 };
+
+export type GiveUp = 'idle' | 'body' | 'event';
 
 /**
  * Watches the bytes of one HTTP exchange on their way into the SDK:
  * - an idle timer that starts with the request and restarts on headers and every chunk
  *   (the SDK's own timeout stops counting once headers arrive);
- * - whether the stream carried `data: [DONE]` (the SDK swallows it and ends quietly either way).
+ * - whether the stream carried `data: [DONE]` (the SDK swallows it and ends quietly either way);
+ *   the body ends there, even when the service leaves the response open;
+ * - how much arrived: over `limits` (the whole body, or one event without its blank line) the
+ *   exchange is given up (`tooMuch` says which).
  * Its `fetch` is handed to the SDK; the request goes through `baseFetch`, which shows this
  * monitor every chunk as it arrives (src/core/http-transport.ts: on the socket's own chunks).
  */
@@ -19,6 +39,11 @@ export class WireMonitor implements BodyWatch {
   idleExpired = false;
   sawDone = false;
   bytesReceived = 0;
+  tooMuch: 'body' | 'event' | undefined;
+  /** Bytes of the event under way (since the last blank line). */
+  private eventBytes = 0;
+  private endsLf = false;
+  private endsLfCr = false;
   private timer: NodeJS.Timeout | undefined;
   private lastActivity = 0;
   /**
@@ -29,8 +54,9 @@ export class WireMonitor implements BodyWatch {
 
   constructor(
     private readonly idleTimeoutMs: number,
-    private readonly onIdle: () => void,
+    private readonly onGiveUp: (why: GiveUp) => void,
     private readonly baseFetch: WatchedFetch,
+    readonly limits: WireLimits = STREAM_LIMITS,
   ) {}
 
   readonly fetch: typeof fetch = async (input, init) => {
@@ -46,11 +72,43 @@ export class WireMonitor implements BodyWatch {
     return response;
   };
 
-  /** A chunk of the body arrived. */
-  data(chunk: Buffer): void {
+  /** A chunk of the body arrived. `true`: the answer is over (`[DONE]`), read no more. */
+  data(chunk: Buffer): boolean {
+    if (this.tooMuch) return false;
     this.kick();
     this.bytesReceived += chunk.length;
-    if (!this.sawDone && chunk.length > 0) this.scan(chunk);
+    if (this.bytesReceived > this.limits.bodyBytes) return this.giveUp('body');
+    if (this.limits.eventBytes > 0 && chunk.length > 0 && this.eventTooLong(chunk)) return this.giveUp('event');
+    if (!this.sawDone && chunk.length > 0) {
+      this.scan(chunk);
+      return this.sawDone;
+    }
+    return false;
+  }
+
+  private giveUp(why: 'body' | 'event'): false {
+    this.tooMuch = why;
+    this.stop();
+    this.onGiveUp(why);
+    return false;
+  }
+
+  /** Counts the bytes since the last blank line (`\n\n` or `\n\r\n`, maybe split across chunks). */
+  private eventTooLong(chunk: Buffer): boolean {
+    const len = chunk.length;
+    const lf = chunk.lastIndexOf(BLANK_LF);
+    const crlf = chunk.lastIndexOf(BLANK_CRLF);
+    let end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3);
+    if (end < 0) {
+      if (this.endsLf && chunk[0] === NEWLINE) end = 1;
+      else if (this.endsLf && chunk[0] === CR && chunk[1] === NEWLINE) end = 2;
+      else if (this.endsLfCr && chunk[0] === NEWLINE) end = 1;
+    }
+    this.eventBytes = end < 0 ? this.eventBytes + len : len - end;
+    const last = chunk[len - 1];
+    this.endsLfCr = last === CR && (len >= 2 ? chunk[len - 2] === NEWLINE : this.endsLf);
+    this.endsLf = last === NEWLINE;
+    return this.eventBytes > this.limits.eventBytes;
   }
 
   /** The body is over (ended, failed or cancelled). */
@@ -117,7 +175,7 @@ export class WireMonitor implements BodyWatch {
         if (idle >= this.idleTimeoutMs) {
           this.timer = undefined;
           this.idleExpired = true;
-          this.onIdle();
+          this.onGiveUp('idle');
         } else {
           arm(this.idleTimeoutMs - idle);
         }

@@ -173,3 +173,71 @@ test('the non-streaming path returns the whole answer and its reasoning', async 
   assert.equal(r.finishReason, 'stop');
   assert.ok(r.usage && r.usage.prompt_tokens > 0);
 });
+
+const sse = (obj: unknown) => `data: ${JSON.stringify(obj)}\n\n`;
+const completion = (content: unknown, finish = 'stop') => ({
+  id: 'c9',
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content, reasoning_content: 'why' }, finish_reason: finish }],
+  usage: { prompt_tokens: 3, completion_tokens: 4 },
+});
+
+test('a whole JSON completion answering a stream request is read, not thrown away', async () => {
+  double.chat.enqueue({ raw: { headers: { 'content-type': 'application/json' }, parts: [JSON.stringify(completion('whole answer'))] } });
+  const r = await collect();
+  assert.equal(r.error, undefined);
+  assert.equal(r.reasoning, 'why');
+  assert.equal(r.content, 'whole answer');
+  assert.deepEqual(r.events.at(-1), { type: 'end', id: 'c9', model: 'm', finishReason: 'stop' });
+});
+
+test('server-sent events answering --no-stream are read, not thrown away', async () => {
+  const parts = [sse({ id: 'c8', model: 'm', choices: [{ index: 0, delta: { reasoning_content: 'hm' } }] }), sse({ choices: [{ index: 0, delta: { content: 'one ' } }] }), sse({ choices: [{ index: 0, delta: { content: 'two' }, finish_reason: 'stop' }] }), sse({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } }), 'data: [DONE]\n\n'];
+  double.chat.enqueue({ raw: { parts } });
+  const r = await completeChat(settings, ask, { retries: 0 });
+  assert.deepEqual({ ...r }, { id: 'c8', model: 'm', content: 'one two', reasoning: 'hm', usage: { prompt_tokens: 1, completion_tokens: 2 }, finishReason: 'stop' });
+});
+
+test('content as an array of text parts is read, in both modes', async () => {
+  const parts = [sse({ choices: [{ index: 0, delta: { content: [{ type: 'text', text: 'Amoxi' }, { type: 'text', text: 'cillin' }] } }] }), sse({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), 'data: [DONE]\n\n'];
+  double.chat.enqueue({ raw: { parts } });
+  assert.equal((await collect()).content, 'Amoxicillin');
+  double.chat.enqueue({ raw: { headers: { 'content-type': 'application/json' }, parts: [JSON.stringify(completion([{ type: 'text', text: 'in ' }, { type: 'text', text: 'parts' }]))] } });
+  assert.equal((await completeChat(settings, ask, { retries: 0 })).content, 'in parts');
+});
+
+test('only the choice with index 0 is read; choices[1] is not interleaved', async () => {
+  const c = (index: number, content: string, finish: string | null = null) => sse({ choices: [{ index, delta: { content }, finish_reason: finish }] });
+  const parts = [c(0, 'A '), c(1, 'x '), sse({ choices: [{ index: 1, delta: { content: 'y ' } }, { index: 0, delta: { content: 'B' } }] }), c(1, 'z', 'stop'), c(0, '', 'stop'), 'data: [DONE]\n\n'];
+  double.chat.enqueue({ raw: { parts } });
+  const r = await collect();
+  assert.equal(r.error, undefined);
+  assert.equal(r.content, 'A B');
+});
+
+test('finish_reason length ends with exit 8 after the text arrived; content_filter and reasoning-only too', async () => {
+  double.chat.enqueue({ reasoning: [], content: ['half'], finishReason: 'length' });
+  const cut = await collect();
+  assert.equal(cut.content, 'half');
+  assert.equal(cut.error?.exitCode, 8);
+  assert.equal(cut.error.message, 'the answer was cut off at --max-tokens 8192 (finish_reason length); raise --max-tokens or ask for less');
+  assert.ok(cut.events.some((e) => e.type === 'finish' && e.reason === 'length'));
+  double.chat.enqueue({ reasoning: [], content: ['x'], finishReason: 'content_filter' });
+  assert.equal((await collect()).error?.exitCode, 8);
+  double.chat.enqueue({ reasoning: ['only thinking'], content: [] });
+  const thought = await collect();
+  assert.equal(thought.reasoning, 'only thinking');
+  assert.equal(thought.error?.exitCode, 8);
+  assert.match(thought.error.message, /reasoning but no answer text/);
+});
+
+test('the retry-after cap is for all waits together: two 200 ms waits under a 300 ms cap stop after the first', async () => {
+  double.chat.enqueue({ status: 429, headers: { 'retry-after-ms': '200' } }, { status: 429, headers: { 'retry-after-ms': '200' } }, { content: ['never'] });
+  const start = Date.now();
+  const r = await collect(settings, { retries: 3, maxRetryAfterMs: 300 });
+  assert.equal(r.events.filter((e) => e.type === 'retry').length, 1);
+  assert.equal(r.error?.exitCode, 1);
+  assert.match(r.error.message, /asks to wait 1s, try again later$/);
+  assert.ok(Date.now() - start < 1000);
+  assert.equal((await collect()).content, 'never', 'the third script was not used: take it off the queue');
+});

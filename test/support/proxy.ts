@@ -17,7 +17,26 @@ export interface TestProxy {
   url: string;
   port: number;
   seen: ProxyRecord[];
+  /** TCP connections accepted so far (a client in a reconnect loop shows here). */
+  connections: () => number;
   close: () => Promise<void>;
+}
+
+/**
+ * How the proxy behaves, like the hostile or strict ones met in hospitals:
+ * - `forward` (default): tunnels CONNECT and forwards absolute-URI requests;
+ * - `refuse-connect`: answers CONNECT with `status` (default 403, as squid does for ports other
+ *   than 443), still forwards absolute-URI requests;
+ * - `close-on-connect`: closes the connection when it reads CONNECT, forwards the rest;
+ * - `silent`: accepts connections and reads them, never answers anything;
+ * - `auth`: 407 Proxy Authentication Required to everything.
+ */
+export type ProxyMode = 'forward' | 'refuse-connect' | 'close-on-connect' | 'silent' | 'auth';
+
+export interface ProxyOptions {
+  mode?: ProxyMode;
+  /** The status a `refuse-connect` proxy answers CONNECT with. */
+  status?: number;
 }
 
 /**
@@ -27,11 +46,18 @@ export interface TestProxy {
  */
 const resolve = (host: string) => (host.endsWith('.test') ? '127.0.0.1' : host);
 
-export async function startProxy(): Promise<TestProxy> {
+export async function startProxy(opts: ProxyOptions = {}): Promise<TestProxy> {
+  const mode = opts.mode ?? 'forward';
   const seen: ProxyRecord[] = [];
   const sockets = new Set<net.Socket>();
+  let connections = 0;
   const server = http.createServer((req, res) => {
     seen.push({ method: req.method ?? '', target: req.url ?? '', proxyAuthorization: req.headers['proxy-authorization'] });
+    if (mode === 'silent') return;
+    if (mode === 'auth') {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="hospital"', 'content-type': 'text/plain' }).end('Proxy Authentication Required');
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');
@@ -49,12 +75,29 @@ export async function startProxy(): Promise<TestProxy> {
         upRes.pipe(res);
       },
     );
-    up.on('error', () => res.destroy());
+    // Like squid: the proxy's own page when it cannot reach the service.
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>ERR_CONNECT_FAIL</body></html>');
+      else res.destroy();
+    });
     res.on('close', () => up.destroy());
     req.pipe(up);
   });
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     seen.push({ method: 'CONNECT', target: req.url ?? '', proxyAuthorization: req.headers['proxy-authorization'] });
+    sockets.add(client);
+    client.on('error', () => {});
+    if (mode === 'silent') return;
+    if (mode === 'close-on-connect') {
+      client.destroy();
+      return;
+    }
+    if (mode === 'refuse-connect' || mode === 'auth') {
+      const status = mode === 'auth' ? 407 : (opts.status ?? 403);
+      const extra = mode === 'auth' ? 'Proxy-Authenticate: Basic realm="hospital"\r\n' : '';
+      client.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Refused'}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
     const [host, port] = (req.url ?? '').split(':');
     const upstream = net.connect(Number(port), resolve(host!), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -74,6 +117,7 @@ export async function startProxy(): Promise<TestProxy> {
     upstream.on('close', end);
   });
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -83,6 +127,7 @@ export async function startProxy(): Promise<TestProxy> {
     url: `http://127.0.0.1:${port}`,
     port,
     seen,
+    connections: () => connections,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));

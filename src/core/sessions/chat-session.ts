@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { completeChat, streamChat } from '../chat-client.js';
+import { completeChat, endedEarly, streamChat } from '../chat-client.js';
 import type { ChatEvent, ChatResult } from '../chat-events.js';
 import type { WireMessage } from '../chat-request.js';
 import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
@@ -266,6 +266,9 @@ export class ChatSession {
     if (r.reasoning) yield { type: 'reasoning', text: r.reasoning };
     if (r.content) yield { type: 'content', text: r.content };
     if (r.usage) yield { type: 'usage', usage: r.usage };
+    if (r.finishReason) yield { type: 'finish', reason: r.finishReason };
+    const early = endedEarly(this.settings, r); // cut off, filtered or empty: said, exit 8
+    if (early) throw early;
     yield { type: 'end', id: r.id, model: r.model, finishReason: r.finishReason };
   }
 
