@@ -1,6 +1,8 @@
-import { promises as fsp } from 'node:fs';
+import fs, { promises as fsp } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { shellQuote } from '../shell-quote.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -60,6 +62,10 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
     }
     return { kind: 'url', value: link, label: link };
   }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw.trim());
+  if (scheme && (raw.trim().slice(scheme[0].length).startsWith('//') || scheme[1]!.toLowerCase() === 'file')) {
+    throw usageError(notALinkWeTake(raw.trim(), scheme[1]!.toLowerCase()));
+  }
   let bytes: Buffer;
   let label: string;
   let kind: 'file' | 'stdin';
@@ -72,22 +78,26 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
   } else {
     kind = 'file';
     label = raw;
-    let size: number;
     try {
       const st = await fsp.stat(raw);
       if (st.isDirectory()) throw usageError(`${raw} is a folder; give an image file`);
-      size = st.size;
+      // A regular file's size is known before reading; a device or a pipe (/dev/zero, <(…)) is
+      // read with the same cap, so nothing endless is ever held.
+      if (st.isFile() && st.size > maxBytes) throw tooLarge(label, st.size, maxBytes);
     } catch (err) {
       if (err instanceof MedchatError) throw err;
       throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
     }
-    if (size > maxBytes) throw tooLarge(label, size, maxBytes);
+    let stream: fs.ReadStream | undefined;
     try {
-      bytes = await fsp.readFile(raw);
+      stream = fs.createReadStream(raw, { highWaterMark: 1024 * 1024 });
+      bytes = await readAll(stream, maxBytes, label);
     } catch (err) {
+      if (err instanceof MedchatError) throw err;
       throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+    } finally {
+      stream?.destroy();
     }
-    if (bytes.length > maxBytes) throw tooLarge(label, bytes.length, maxBytes);
   }
   if (bytes.length === 0) throw usageError(`${label} is empty; give a PNG, JPEG, WebP or GIF image`);
   const mime = sniffImageType(bytes);
@@ -95,12 +105,23 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
   return { kind, value: `data:${mime};base64,${bytes.toString('base64')}`, mime, bytes: bytes.length, label };
 }
 
-function tooLarge(label: string, size: number, maxBytes: number): MedchatError {
-  return new MedchatError(
-    `${label} is ${mb(size)}, larger than the ${mb(maxBytes)} limit; send a smaller image, or raise the limit with --max-image-mb`,
-    ExitCode.usage,
-    'usage',
-  );
+/** `--image file:///x.png`, `ftp://…`: say what is taken, and for a file:// link, the path to give instead. */
+function notALinkWeTake(spec: string, scheme: string): string {
+  if (scheme === 'file') {
+    let path = '';
+    try {
+      path = fileURLToPath(spec);
+    } catch {
+      /* not a usable file URL: no path to suggest */
+    }
+    return `--image takes an http(s):// link, a file path or - (stdin), not a file:// link; give the path itself${path ? `: --image ${shellQuote(path)}` : ''}`;
+  }
+  return `--image takes an http(s):// link, a file path or - (stdin), not a ${scheme}:// link; download it first and give the file, or pipe it in with --image -`;
+}
+
+function tooLarge(label: string, size: number, maxBytes: number, stoppedReading = false): MedchatError {
+  const what = stoppedReading ? `is larger than the ${mb(maxBytes)} limit (reading stopped there)` : `is ${mb(size)}, larger than the ${mb(maxBytes)} limit`;
+  return new MedchatError(`${label} ${what}; send a smaller image, or raise the limit with --max-image-mb`, ExitCode.usage, 'usage');
 }
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
@@ -111,7 +132,7 @@ async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: s
     size += buf.length;
     if (size > maxBytes) {
       (stream as { destroy?: () => void }).destroy?.();
-      throw tooLarge(label, size, maxBytes);
+      throw tooLarge(label, size, maxBytes, true);
     }
     chunks.push(buf);
   }
