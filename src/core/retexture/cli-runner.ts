@@ -221,7 +221,7 @@ async function finish(conn: ServiceConnection, run: Run, outcome: FollowOutcome,
   let image: DownloadedImage | undefined;
   if (o.output !== undefined || o.preview) {
     run.phase = 'download';
-    image = await downloadImage(imageUrl, conn, { signal, deadline: run.deadline });
+    image = await downloadImage(imageUrl, conn, { signal, deadline: run.deadline, taskId: id });
   }
   if (o.output !== undefined && image) {
     if (o.output === '-') {

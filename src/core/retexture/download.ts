@@ -4,6 +4,7 @@ import path from 'node:path';
 import { getFetch } from '../http.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { shellQuote } from '../shell-quote.js';
 import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
 import { DOWNLOAD_IDLE_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestTimedOut, serviceText, type ServiceConnection } from './service-http.js';
@@ -11,9 +12,10 @@ import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestT
 /**
  * The largest result image medchat downloads. Retexture results are a few MB; the bytes are
  * held in memory (checked, then written), so a link that never ends must stop well before it
- * fills it: 50 MB keeps medchat under 200 MB in all.
+ * fills it: 32 MB keeps medchat well under 200 MB in all (the bytes, plus network buffers
+ * waiting for the garbage collector).
  */
-export const DEFAULT_MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
 
 /** Resolve an image URL the service gave (possibly relative to the base URL); only http(s) is fetched or printed. */
 export function resolveImageUrl(imageUrl: string, baseUrl: string): string {
@@ -44,7 +46,7 @@ export interface DownloadedImage {
 export async function downloadImage(
   imageUrl: string,
   conn: ServiceConnection,
-  opts: { signal?: AbortSignal; maxBytes?: number; deadline?: CommandDeadline } = {},
+  opts: { signal?: AbortSignal; maxBytes?: number; deadline?: CommandDeadline; taskId?: string } = {},
 ): Promise<DownloadedImage> {
   const url = resolveImageUrl(imageUrl, conn.baseUrl);
   const fetchFn = await getFetch();
@@ -67,7 +69,12 @@ export async function downloadImage(
     bytes = await readBodyLimited(
       res,
       maxBytes,
-      () => new MedchatError(`the image at ${hostOf(url)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded`, ExitCode.failure, 'download'),
+      () =>
+        new MedchatError(
+          `the image at ${hostOf(url)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded${opts.taskId ? ` (fetch it another way: medchat task ${shellQuote(opts.taskId)} prints its URL)` : ''}`,
+          ExitCode.failure,
+          'download',
+        ),
       () => timer.touch(),
     );
   } catch (err) {

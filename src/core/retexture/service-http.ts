@@ -90,33 +90,40 @@ export async function callService(conn: ServiceConnection, method: 'GET' | 'POST
   return { status: res.status, contentType, text, json, isJson };
 }
 
-/** Read a response body, refusing it (and closing the request) once it passes `maxBytes`. */
+/**
+ * Read a response body, refusing it (and closing the request) once it passes `maxBytes`. With a
+ * declared length the bytes go straight into one buffer of that size; without one, each chunk
+ * is copied out of the network's buffers so only the body itself is held.
+ */
 export async function readBodyLimited(res: Response, maxBytes: number, tooLarge: () => Error, onData?: (bytes: number) => void): Promise<Buffer> {
-  const declared = Number(res.headers.get('content-length'));
+  const declared = Number(res.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => {});
     throw tooLarge();
   }
   if (!res.body) return Buffer.alloc(0);
   const reader = res.body.getReader();
+  const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
-      onData?.(size);
-      if (size > maxBytes) {
+      if (size + value.byteLength > maxBytes || (whole && size + value.byteLength > whole.length)) {
+        chunks.length = 0;
         await reader.cancel().catch(() => {});
         throw tooLarge();
       }
-      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      if (whole) whole.set(value, size);
+      else chunks.push(Buffer.from(value));
+      size += value.byteLength;
+      onData?.(size);
     }
   } finally {
     reader.releaseLock();
   }
-  return Buffer.concat(chunks, size);
+  return whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
 }
 
 const megabytes = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
