@@ -38,7 +38,11 @@ Exit codes: 0 done, 1 service or network failure, 2 usage error or bad image, 3 
 5 the service rejected the job, 6 the task failed or was cancelled, 7 deadline passed.`,
   );
   cmd.action(async (words: string[], o) => {
-    const { runRetextureCommand } = await import('../core/retexture/cli-runner.js');
-    process.exitCode = await runRetextureCommand(words, o);
+    const { runRetextureCommand, endPromptly } = await import('../core/retexture/cli-runner.js');
+    try {
+      process.exitCode = await runRetextureCommand(words, o);
+    } finally {
+      endPromptly();
+    }
   });
 }

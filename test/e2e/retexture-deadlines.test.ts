@@ -55,7 +55,7 @@ describe('retexture and task: deadlines and byte caps', () => {
         const r = await run(['task', id, '--wait', ...FAST, ...timeout]);
         assert.equal(r.code, 7, r.stderr);
         assert.equal(r.stdout, `${id}\n`);
-        assert.equal(r.stderr, `medchat: task ${id} did not finish within 2s; check again later with: medchat task ${id} --wait\n`);
+        assert.equal(r.stderr, `medchat: task ${id} did not finish within 2s (no answer from the service); check again later with: medchat task ${id} --wait\n`);
         assert.ok(r.elapsedMs < BOUND_MS, `took ${r.elapsedMs} ms`);
       });
 

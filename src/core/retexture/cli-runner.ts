@@ -4,6 +4,7 @@ import { MedchatError, usageError } from '../errors.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
+import { proxyFor } from '../http.js';
 import { shellQuote } from '../shell-quote.js';
 import { abortOnStopSignals, exitCodeForSignal, type StopSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
@@ -84,9 +85,21 @@ interface Run {
   phase: 'submit' | 'wait' | 'download';
   id?: string;
   deadline: CommandDeadline;
+  /** " through the proxy host:port" when requests go through one, for messages about silence. */
+  via: string;
   stoppedBy: () => StopSignal | undefined;
   o: FollowFlags;
   io: Io;
+}
+
+/**
+ * Once a command is over, end the process even if a connection is still open: a proxy that
+ * hung up or never answered can leave the transport holding a socket (or reconnecting) after
+ * the request was given up. stdout and stderr are written synchronously to files and pipes,
+ * so nothing printed is lost.
+ */
+export function endPromptly(): void {
+  setTimeout(() => process.exit(), 300).unref();
 }
 
 /** `medchat retexture`. */
@@ -107,7 +120,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   const conn = connection(o);
 
   const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
-  const run: Run = { phase: 'submit', deadline, stoppedBy, o, io };
+  const run: Run = { phase: 'submit', deadline, via: viaProxy(conn), stoppedBy, o, io };
   try {
     const submitted = await submitRetexture(
       conn,
@@ -142,7 +155,7 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
   const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
-  const run: Run = { phase: 'wait', id, deadline, stoppedBy, o, io };
+  const run: Run = { phase: 'wait', id, deadline, via: viaProxy(conn), stoppedBy, o, io };
   try {
     if (follow.wait) return await followAndFinish(conn, run, follow, controller, 0);
     const record = await fetchTask(conn, id, { signal: controller.signal, deadline });
@@ -175,7 +188,7 @@ function explain(err: unknown, run: Run): unknown {
   if (!(err instanceof MedchatError) || (err.kind !== 'deadline' && err.kind !== 'deadline-cut')) return err;
   const within = formatDuration(run.deadline.totalMs);
   if (id === undefined) {
-    return new MedchatError(`the service did not answer the submit within ${within} (--timeout); the job may or may not have been submitted`, ExitCode.deadline, 'deadline');
+    return new MedchatError(`the service did not answer the submit${run.via} within ${within} (--timeout); the job may or may not have been submitted`, ExitCode.deadline, 'deadline');
   }
   // The id on stdout, so a script can come back to it.
   if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
@@ -183,7 +196,12 @@ function explain(err: unknown, run: Run): unknown {
   if (run.phase === 'download') {
     return new MedchatError(`task ${shellQuote(id)} is done, but the image did not download within ${within}; get it later with: ${downloadCommand(id, o)}`, ExitCode.deadline, 'deadline');
   }
-  return new MedchatError(`no answer about task ${shellQuote(id)} within ${within}; check again later with: ${comeBackCommand(id)}`, ExitCode.deadline, 'deadline');
+  return new MedchatError(`no answer about task ${shellQuote(id)}${run.via} within ${within}; check again later with: ${comeBackCommand(id)}`, ExitCode.deadline, 'deadline');
+}
+
+function viaProxy(conn: ServiceConnection): string {
+  const proxy = proxyFor(conn.baseUrl);
+  return proxy ? ` through the proxy ${proxy.host}` : '';
 }
 
 const downloadCommand = (id: string, o: FollowFlags) => comeBackCommand(id, o.output !== undefined ? `--output ${shellQuote(o.output)}` : '--wait');
@@ -212,7 +230,7 @@ async function followAndFinish(conn: ServiceConnection, run: Run, follow: { inte
 async function finish(conn: ServiceConnection, run: Run, outcome: FollowOutcome, signal: AbortSignal): Promise<number> {
   const { io, o } = run;
   const id = run.id!;
-  const failure = outcomeError(outcome, id, run.deadline.totalMs);
+  const failure = outcomeError(outcome, id, run.deadline.totalMs, run.via);
   if (outcome.kind === 'final' && o.json) io.stdout.write(JSON.stringify(outcome.record.raw) + '\n');
   if (failure) throw failure;
   const record = outcome.record!;

@@ -1,7 +1,7 @@
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
-import { causeCode, describeConnectionFailure, hostOf } from '../network-errors.js';
+import { causeCode, causeMessages, describeConnectionFailure, hostOf } from '../network-errors.js';
 import { getFetch, proxyFor } from '../http.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
@@ -166,9 +166,13 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
   if (code === 'ERR_INVALID_URL' || /Invalid URL|Failed to parse URL/i.test(message)) {
     return new MedchatError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…', ExitCode.usage, 'usage');
   }
-  const connection = describeConnectionFailure(err, baseUrl);
-  if (connection) return connection;
   const proxy = proxyFor(baseUrl);
+  const connection = describeConnectionFailure(err, baseUrl);
+  if (connection) {
+    // A proxy that refuses the tunnel (403, 407…) will not change its mind in a few seconds: not worth retrying.
+    const refused = proxy && /Proxy response \((\d+)\)/.test(causeMessages(err));
+    return refused ? new MedchatError(connection.message, connection.exitCode, 'proxy-refused') : connection;
+  }
   if (proxy) {
     // Through a proxy, a connection that fails any other way (CONNECT refused or closed, the
     // tunnel dropped) is most likely the proxy's doing: name it.

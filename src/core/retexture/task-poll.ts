@@ -122,7 +122,8 @@ export interface FollowOptions {
 
 export type FollowOutcome =
   | { kind: 'final'; record: TaskRecord; elapsedMs: number }
-  | { kind: 'deadline'; record?: TaskRecord; elapsedMs: number };
+  /** `unanswered`: the last poll was still waiting for the service when the deadline came. */
+  | { kind: 'deadline'; record?: TaskRecord; elapsedMs: number; unanswered?: boolean };
 
 export function backoffSchedule(intervalMs: number, maxIntervalMs?: number): (n: number) => number {
   const max = maxIntervalMs ?? Math.max(intervalMs, Math.min(MAX_POLL_INTERVAL_MS, intervalMs * 5));
@@ -151,7 +152,7 @@ export async function followTask(conn: ServiceConnection, id: string, opts: Foll
       if (isFinal(record.status)) return { kind: 'final', record, elapsedMs: now() - start };
     } catch (err) {
       if (!(err instanceof MedchatError)) throw err;
-      if (err.kind === 'deadline-cut') return { kind: 'deadline', record: last, elapsedMs: now() - start };
+      if (err.kind === 'deadline-cut') return { kind: 'deadline', record: last, elapsedMs: now() - start, unanswered: true };
       if (err.kind === 'not-found' && grace > 0) {
         grace--;
       } else if (isTransient(err) && ++failures < maxFailures) {
@@ -188,11 +189,18 @@ export function comeBackCommand(id: string, extra = '--wait'): string {
   return `medchat task ${shellQuote(id)} ${extra}`;
 }
 
-/** What a finished or abandoned follow means for the user: undefined for SUCCESS, else the error to report. */
-export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: number): MedchatError | undefined {
+/**
+ * What a finished or abandoned follow means for the user: undefined for SUCCESS, else the error
+ * to report. `via` (" through the proxy host:port") says where an unanswered poll went.
+ */
+export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: number, via = ''): MedchatError | undefined {
   if (outcome.kind === 'deadline') {
     const rec = outcome.record;
-    const status = rec ? ` (still ${serviceText(rec.status, 40) || 'pending'}${rec.progress ? ` at ${serviceText(rec.progress, 20)}` : ''})` : '';
+    const status = rec
+      ? ` (still ${serviceText(rec.status, 40) || 'pending'}${rec.progress ? ` at ${serviceText(rec.progress, 20)}` : ''})`
+      : outcome.unanswered
+        ? ` (no answer from the service${via})`
+        : '';
     return new MedchatError(
       `task ${shellQuote(id)} did not finish within ${formatDuration(timeoutMs)}${status}; check again later with: ${comeBackCommand(id)}`,
       ExitCode.deadline,
