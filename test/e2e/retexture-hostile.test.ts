@@ -172,6 +172,19 @@ describe('retexture and task under hostile conditions', () => {
         }
       });
 
+      it(`${variable}: a proxy that asks for a login (407) says how to give one`, async () => {
+        const proxy = await startHostileProxy('login');
+        try {
+          d.retexture.addTask('70', { end: 'never' });
+          const r = await run(['task', '70', '--wait', ...FAST], through(proxy.url));
+          assert.equal(r.code, 1, r.stderr);
+          assert.equal(r.stderr, `medchat: the proxy ${proxy.host} asks for a login (407); put it in the proxy address: HTTPS_PROXY=http://user:password@${proxy.host}\n`);
+          assert.ok(proxy.requests() <= 2, `${proxy.requests()} requests to the proxy`);
+        } finally {
+          await proxy.close();
+        }
+      });
+
       it(`${variable}: a silent proxy ends at --timeout, naming the proxy`, async () => {
         const proxy = await startHostileProxy('silent');
         try {

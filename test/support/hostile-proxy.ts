@@ -3,7 +3,7 @@ import net from 'node:net';
 /**
  * A forward proxy on 127.0.0.1 that never carries anything: `refuse` answers every request
  * (CONNECT or absolute-URI) with 403, as a default squid does for CONNECT to a port other than
- * 443; `close` hangs up as soon as a request arrives; `silent` accepts and never answers. It
+ * 443; `login` answers 407 (proxy authentication required); `close` hangs up as soon as a request arrives; `silent` accepts and never answers. It
  * counts connections and requests, so a test can tell a bounded client from one that loops.
  */
 export interface HostileProxy {
@@ -14,7 +14,7 @@ export interface HostileProxy {
   close: () => Promise<void>;
 }
 
-export async function startHostileProxy(mode: 'refuse' | 'close' | 'silent'): Promise<HostileProxy> {
+export async function startHostileProxy(mode: 'refuse' | 'login' | 'close' | 'silent'): Promise<HostileProxy> {
   let connections = 0;
   let requests = 0;
   const sockets = new Set<net.Socket>();
@@ -30,6 +30,7 @@ export async function startHostileProxy(mode: 'refuse' | 'close' | 'silent'): Pr
       requests++;
       head = '';
       if (mode === 'refuse') socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 17\r\nconnection: close\r\n\r\nAccess denied (0)');
+      else if (mode === 'login') socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="proxy"\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
       else if (mode === 'close') socket.destroy();
       // silent: read and say nothing
     });

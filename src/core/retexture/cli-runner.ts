@@ -95,11 +95,16 @@ interface Run {
 /**
  * Once a command is over, end the process even if a connection is still open: a proxy that
  * hung up or never answered can leave the transport holding a socket (or reconnecting) after
- * the request was given up. stdout and stderr are written synchronously to files and pipes,
- * so nothing printed is lost.
+ * the request was given up. Nothing printed is lost: it waits for stdout and stderr to drain.
  */
 export function endPromptly(): void {
-  setTimeout(() => process.exit(), 300).unref();
+  const exitWhenFlushed = () => {
+    // Where stdout is written asynchronously (pipes on macOS), wait for what is queued.
+    const pending = [process.stdout, process.stderr].find((s) => s.writableLength > 0);
+    if (pending) pending.once('drain', exitWhenFlushed);
+    else process.exit();
+  };
+  setTimeout(exitWhenFlushed, 300).unref();
 }
 
 /** `medchat retexture`. */

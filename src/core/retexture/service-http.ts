@@ -149,7 +149,7 @@ export function requestTimedOut(what: string, url: string, limitMs: number): Med
   const proxy = proxyFor(url);
   const via = proxy ? ` through the proxy ${proxy.host}` : '';
   const next = proxy ? 'check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again' : 'check the address and your network, then try again';
-  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${Math.round(limitMs / 1000)}s; ${next}`, ExitCode.failure, 'timeout');
+  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${limitMs < 1000 ? `${limitMs} ms` : `${Math.round(limitMs / 1000)}s`}; ${next}`, ExitCode.failure, 'timeout');
 }
 
 export function isAbort(err: unknown): boolean {
@@ -167,11 +167,21 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
     return new MedchatError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…', ExitCode.usage, 'usage');
   }
   const proxy = proxyFor(baseUrl);
+  const proxyStatus = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err))?.[1] : undefined;
+  if (proxy && proxyStatus === '407') {
+    return new MedchatError(
+      `the proxy ${proxy.host} asks for a login (407); put it in the proxy address: HTTPS_PROXY=http://user:password@${proxy.host}`,
+      ExitCode.failure,
+      'proxy-refused',
+    );
+  }
+  if (/redirect count exceeded/i.test(causeMessages(err))) {
+    return new MedchatError(`${where} redirects in a loop (more than 20 redirects); check the address, or try again later`, ExitCode.failure, 'network');
+  }
   const connection = describeConnectionFailure(err, baseUrl);
   if (connection) {
     // A proxy that refuses the tunnel (403, 407…) will not change its mind in a few seconds: not worth retrying.
-    const refused = proxy && /Proxy response \((\d+)\)/.test(causeMessages(err));
-    return refused ? new MedchatError(connection.message, connection.exitCode, 'proxy-refused') : connection;
+    return proxyStatus ? new MedchatError(connection.message, connection.exitCode, 'proxy-refused') : connection;
   }
   if (proxy) {
     // Through a proxy, a connection that fails any other way (CONNECT refused or closed, the
