@@ -129,7 +129,7 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   try {
     const submitted = await submitRetexture(
       conn,
-      { prompt, image: image.value, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined },
+      { prompt, image: image.data ?? image.value, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined },
       { signal: controller.signal, deadline },
     );
     const id = submitted.taskId;

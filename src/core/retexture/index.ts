@@ -77,7 +77,7 @@ async function runJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
   const deadline = CommandDeadline.after(timeoutMs);
   const submitted = await submitRetexture(
     opts.connection,
-    { prompt: opts.prompt, image: input.value, state: opts.state, notifyHook: opts.notifyHook, noStorage: opts.noStorage },
+    { prompt: opts.prompt, image: input.data ?? input.value, state: opts.state, notifyHook: opts.notifyHook, noStorage: opts.noStorage },
     { signal: opts.signal, deadline },
   );
   const taskId = submitted.taskId;

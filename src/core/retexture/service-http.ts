@@ -48,7 +48,7 @@ export interface CallOptions {
  * one clear MedchatError. A request cut by the deadline throws kind 'deadline-cut' (exit 7), one
  * cut by its own limit kind 'timeout' (exit 1, worth another try while polling).
  */
-export async function callService(conn: ServiceConnection, method: 'GET' | 'POST', path: string, body: string | undefined, opts: CallOptions = {}): Promise<ServiceResponse> {
+export async function callService(conn: ServiceConnection, method: 'GET' | 'POST', path: string, body: string | Buffer | undefined, opts: CallOptions = {}): Promise<ServiceResponse> {
   const fetchFn = await getFetch();
   const url = serviceUrl(conn, path);
   const what = opts.what ?? 'the request';
@@ -64,7 +64,7 @@ export async function callService(conn: ServiceConnection, method: 'GET' | 'POST
         accept: 'application/json',
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
-      body,
+      body: body as BodyInit | undefined, // a Buffer is a Uint8Array: sent as it is
       signal: timer.signal,
     });
     text = (await readBodyLimited(res, MAX_RESPONSE_BYTES, () => oversized(what, conn.baseUrl))).toString('utf8');
