@@ -8,7 +8,7 @@ export function addFollowOptions(cmd: Command): Command {
     .option('-o, --output <path>', 'download the finished image to this file or folder (- for stdout); implies --wait')
     .option('--json', "print the service's JSON (ids as strings) instead of plain text")
     .option('--poll-interval <seconds>', 'first wait between polls, backing off to 5× (at most 10 s) (default 2)')
-    .option('--timeout <seconds>', 'give up waiting after this long; exit code 7 (default 900)')
+    .option('--timeout <seconds>', 'give up after this long, the whole command (submit, waiting, download); exit code 7 with the task id (default 900)')
     .option('--preview', 'draw the finished image on stderr when it is a terminal; implies --wait');
 }
 
@@ -35,10 +35,15 @@ Examples:
   medchat task "$id" --wait --output result.png
 
 Exit codes: 0 done, 1 service or network failure, 2 usage error or bad image, 3 key refused,
-5 the service rejected the job, 6 the task failed or was cancelled, 7 deadline passed.`,
+5 the service rejected the job, 6 the task failed or was cancelled, 7 deadline passed,
+130 Ctrl+C (143 SIGTERM, 129 SIGHUP).`,
   );
   cmd.action(async (words: string[], o) => {
-    const { runRetextureCommand } = await import('../core/retexture/cli-runner.js');
-    process.exitCode = await runRetextureCommand(words, o);
+    const { runRetextureCommand, endPromptly } = await import('../core/retexture/cli-runner.js');
+    try {
+      process.exitCode = await runRetextureCommand(words, o);
+    } finally {
+      endPromptly();
+    }
   });
 }

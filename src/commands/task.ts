@@ -21,7 +21,11 @@ Examples:
   medchat task 1712345678901234567 --json | jq -r .status`,
   );
   cmd.action(async (id: string, o) => {
-    const { runTaskCommand } = await import('../core/retexture/cli-runner.js');
-    process.exitCode = await runTaskCommand(id, o);
+    const { runTaskCommand, endPromptly } = await import('../core/retexture/cli-runner.js');
+    try {
+      process.exitCode = await runTaskCommand(id, o);
+    } finally {
+      endPromptly();
+    }
   });
 }

@@ -1,3 +1,4 @@
+import { jsonForTerminal } from './sanitize.js';
 /**
  * Finds API keys in text and masks them. The rule the suite checks: no run of RUN_LENGTH or more
  * consecutive characters of a key (compared case-insensitively, also in its URL-encoded and
@@ -120,7 +121,8 @@ export function redactDeep<T>(value: T): T {
 
 /** `JSON.stringify` of `value` with every key masked (what `--json` prints from service records). */
 export function redactedJson(value: unknown): string {
-  return JSON.stringify(redactDeep(value));
+  // Control and bidi characters as \u escapes: the same value, safe on a terminal.
+  return jsonForTerminal(redactDeep(value));
 }
 
 /** Could `tail` (shorter than a window) still grow into a window of some key? */

@@ -29,6 +29,12 @@ export interface RawResponse {
   status: number;
   body?: string;
   contentType?: string;
+  /**
+   * Misbehave on the wire: `headers` accepts the request and never answers; `body` sends the
+   * headers and half the body, then nothing; `endless` sends the body, then spaces for ever
+   * (until the client goes away).
+   */
+  stall?: 'headers' | 'body' | 'endless';
 }
 
 export interface SubmitScript {
@@ -72,8 +78,8 @@ export class RetextureDouble {
   notFoundShape: NotFoundShape = '404';
   /** Called on each submit before the queue: return a script to answer it with (the demo uses it). */
   beforeSubmit?: (req: RecordedRequest) => SubmitScript | undefined;
-  /** Extra images served at `/mj/image/<name>`. */
-  readonly images = new Map<string, { bytes: Buffer; contentType: string }>();
+  /** Extra images served at `/mj/image/<name>` (`stall` as in RawResponse). */
+  readonly images = new Map<string, { bytes: Buffer; contentType: string; stall?: RawResponse['stall'] }>();
   private seq = 0;
 
   constructor(readonly server: DoubleServer) {
@@ -207,18 +213,35 @@ export class RetextureDouble {
 
   private image(name: string, res: http.ServerResponse): void {
     const known = this.images.get(name);
-    if (known) return send(res, { status: 200, body: undefined, contentType: known.contentType }, known.bytes);
+    if (known) return send(res, { status: 200, body: undefined, contentType: known.contentType, stall: known.stall }, known.bytes);
     if (/\.png$/i.test(name)) return send(res, { status: 200, contentType: 'image/png' }, gradientPng(16, 16));
     send(res, { status: 404, body: 'no such image', contentType: 'text/plain' });
   }
 }
 
 function send(res: http.ServerResponse, r: RawResponse, bytes?: Buffer): void {
+  if (r.stall === 'headers') return; // the request is accepted and never answered
   const headers: Record<string, string> = {};
   if (r.contentType) headers['content-type'] = r.contentType;
   res.writeHead(r.status, headers);
   if (r.status === 204) return void res.end();
-  res.end(bytes ?? r.body ?? '');
+  const body = bytes ?? Buffer.from(r.body ?? '');
+  if (r.stall === 'body') return void res.write(body.subarray(0, Math.max(1, body.length >> 1)));
+  if (r.stall === 'endless') return endless(res, body);
+  res.end(body);
+}
+
+/** `head`, then spaces for ever, as fast as the client reads them, until it goes away. */
+function endless(res: http.ServerResponse, head: Buffer): void {
+  const filler = Buffer.alloc(64 * 1024, 0x20);
+  let open = true;
+  res.on('close', () => (open = false));
+  const pump = () => {
+    while (open && res.write(filler));
+    if (open) res.once('drain', pump);
+  };
+  res.write(head);
+  pump();
 }
 
 // A tiny PNG encoder (RGB, no filter), so the double needs no image library.

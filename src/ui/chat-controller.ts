@@ -6,6 +6,7 @@ import { hostOf } from '../core/network-errors.js';
 import { ChatSession, type SessionEvent } from '../core/sessions/chat-session.js';
 import { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
+import { shellQuote } from '../core/shell-quote.js';
 import type { Settings } from '../core/settings.js';
 import type { Meter } from './text/format.js';
 import { lastSafeSplit } from './text/split.js';
@@ -295,7 +296,7 @@ export class ChatController {
         this.changed();
       } catch (err) {
         const e = toMedchatError(err);
-        if (e.kind === 'interrupted' && taskId) throw Object.assign(e, { message: `stopped waiting; task ${taskId} goes on: medchat task ${taskId} --wait` });
+        if (e.kind === 'interrupted' && taskId) throw Object.assign(e, { message: `stopped waiting; task ${shellQuote(taskId)} goes on: medchat task ${shellQuote(taskId)} --wait` });
         throw e;
       }
     });

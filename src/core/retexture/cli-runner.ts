@@ -1,28 +1,32 @@
 /** The `medchat retexture` and `medchat task` commands: flags in, stdout/stderr and an exit code out. */
 import { ConfigStore } from '../config-store.js';
 import { MedchatError, usageError } from '../errors.js';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { redactedJson } from '../secret-redactor.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
-import { abortOnStopSignals, exitCodeForSignal } from '../signals.js';
+import { proxyFor } from '../http.js';
+import { shellQuote } from '../shell-quote.js';
+import { abortOnStopSignals, exitCodeForSignal, type StopSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
-import { downloadImage, extensionMismatch, outputPathFor, writeFileAtomic, type DownloadedImage } from './download.js';
+import { CommandDeadline } from './deadline.js';
+import { downloadImage, extensionMismatch, outputPathFor, resolveImageUrl, writeFileAtomic, type DownloadedImage } from './download.js';
 import { loadImageInput, parseMaxImageMb } from './image-input.js';
 import { renderPreview } from './preview.js';
 import { ProgressReporter } from './progress.js';
-import { isAbort, type ServiceConnection } from './service-http.js';
+import { type ServiceConnection } from './service-http.js';
 import { checkNotifyHook, submitRetexture } from './submit.js';
 import {
+  comeBackCommand,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_TIMEOUT_MS,
   fetchTask,
+  formatDuration,
   followTask,
   isFinal,
   outcomeError,
   parseSeconds,
   type FollowOutcome,
-  type TaskRecord,
 } from './task-poll.js';
 import { checkTaskIdArgument } from './task-id.js';
 
@@ -74,6 +78,36 @@ function followSettings(o: FollowFlags) {
 /** Text for a terminal is made safe; text for a pipe goes out exactly as received. */
 const forStream = (s: string, stream: NodeJS.WriteStream) => (isTty(stream) ? sanitizeForTerminal(s) : s);
 
+/**
+ * Where a command is, for what a stop signal or the deadline means: before the service gave an
+ * id (the job may or may not exist), while waiting, or while downloading a finished image.
+ */
+interface Run {
+  phase: 'submit' | 'wait' | 'download';
+  id?: string;
+  deadline: CommandDeadline;
+  /** " through the proxy host:port" when requests go through one, for messages about silence. */
+  via: string;
+  stoppedBy: () => StopSignal | undefined;
+  o: FollowFlags;
+  io: Io;
+}
+
+/**
+ * Once a command is over, end the process even if a connection is still open: a proxy that
+ * hung up or never answered can leave the transport holding a socket (or reconnecting) after
+ * the request was given up. Nothing printed is lost: it waits for stdout and stderr to drain.
+ */
+export function endPromptly(): void {
+  const exitWhenFlushed = () => {
+    // Where stdout is written asynchronously (pipes on macOS), wait for what is queued.
+    const pending = [process.stdout, process.stderr].find((s) => s.writableLength > 0);
+    if (pending) pending.once('drain', exitWhenFlushed);
+    else process.exit();
+  };
+  setTimeout(exitWhenFlushed, 300).unref();
+}
+
 /** `medchat retexture`. */
 export async function runRetextureCommand(words: string[], o: RetextureFlags, io: Io = defaultIo()): Promise<number> {
   const positional = words.length ? words.join(' ') : undefined;
@@ -85,34 +119,34 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   const maxBytes = parseMaxImageMb(o.maxImageMb);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
+  // --timeout bounds the whole command, from here.
+  const deadline = CommandDeadline.after(follow.timeoutMs);
   const image = await loadImageInput(o.image, { maxBytes });
   if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
 
   const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
+  const run: Run = { phase: 'submit', deadline, via: viaProxy(conn), stoppedBy, o, io };
   try {
-    let submitted;
-    try {
-      submitted = await submitRetexture(
-        conn,
-        { prompt, image: image.value, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined },
-        controller.signal,
-      );
-    } catch (err) {
-      if (stoppedBy() || isAbort(err) || (err as MedchatError)?.kind === 'interrupted') {
-        throw new MedchatError('interrupted before the service answered; the job may or may not have been submitted', exitCodeForSignal[stoppedBy() ?? 'SIGINT'] as never, 'interrupted');
-      }
-      throw err;
-    }
+    const submitted = await submitRetexture(
+      conn,
+      { prompt, image: image.data ?? image.value, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined },
+      { signal: controller.signal, deadline },
+    );
     const id = submitted.taskId;
+    run.id = id;
+    run.phase = 'wait';
+    const shown = forStream(id, io.stderr);
     if (o.json) io.stdout.write(redactedJson(submitted.response) + '\n');
-    if (submitted.code === 21) io.stderr.write(`medchat: the service says task ${forStream(id, io.stderr)} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
-    if (submitted.code === 22) io.stderr.write(`medchat: task ${forStream(id, io.stderr)} is queued (code 22)${follow.wait ? '' : '; follow it with: medchat task ' + forStream(id, io.stderr) + ' --wait'}\n`);
+    if (submitted.code === 21) io.stderr.write(`medchat: the service says task ${shown} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
+    if (submitted.code === 22) io.stderr.write(`medchat: task ${shown} is queued (code 22)${follow.wait ? '' : '; follow it with: ' + comeBackCommand(id)}\n`);
     if (!follow.wait) {
       if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
       return ExitCode.ok;
     }
-    return await followAndFinish(conn, id, o, follow, io, controller, stoppedBy, { notFoundGrace: 2, printIdOnDeadline: !o.json });
+    return await followAndFinish(conn, run, follow, controller, 2);
+  } catch (err) {
+    throw explain(err, run);
   } finally {
     removeSignals();
   }
@@ -123,84 +157,95 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   const id = checkTaskIdArgument(rawId);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
+  const deadline = CommandDeadline.after(follow.timeoutMs);
   if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
   const conn = connection(o);
   const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
+  const run: Run = { phase: 'wait', id, deadline, via: viaProxy(conn), stoppedBy, o, io };
   try {
-    if (follow.wait) return await followAndFinish(conn, id, o, follow, io, controller, stoppedBy, { notFoundGrace: 0, printIdOnDeadline: !o.json });
-    let record: TaskRecord;
-    try {
-      record = await fetchTask(conn, id, controller.signal);
-    } catch (err) {
-      const signal = stoppedBy();
-      if (signal) throw new MedchatError('interrupted', exitCodeForSignal[signal] as never, 'interrupted');
-      throw err;
-    }
+    if (follow.wait) return await followAndFinish(conn, run, follow, controller, 0);
+    const record = await fetchTask(conn, id, { signal: controller.signal, deadline });
     if (!isFinal(record.status)) {
       if (o.json) io.stdout.write(redactedJson(record.raw) + '\n');
       else io.stdout.write(`${forStream(record.status || 'PENDING', io.stdout)}${record.progress ? ' ' + forStream(record.progress, io.stdout) : ''}\n`);
       return ExitCode.ok;
     }
-    return await finish(conn, id, { kind: 'final', record, elapsedMs: 0 }, o, follow.timeoutMs, io, controller.signal);
+    return await finish(conn, run, { kind: 'final', record, elapsedMs: 0 }, controller.signal);
+  } catch (err) {
+    throw explain(err, run);
   } finally {
     removeSignals();
   }
 }
 
-async function followAndFinish(
-  conn: ServiceConnection,
-  id: string,
-  o: FollowFlags,
-  follow: { intervalMs: number; timeoutMs: number },
-  io: Io,
-  controller: AbortController,
-  stoppedBy: () => keyof typeof exitCodeForSignal | undefined,
-  extra: { notFoundGrace: number; printIdOnDeadline: boolean },
-): Promise<number> {
+/**
+ * The one error a failure ends with. A stop signal wins (its own exit code: 130, 143, 129,
+ * whatever was under way); the deadline exits 7 with the id on stdout and how to come back.
+ */
+function explain(err: unknown, run: Run): unknown {
+  const signal = run.stoppedBy();
+  const { id, io, o } = run;
+  if (signal) {
+    const code = exitCodeForSignal[signal] as ExitCodeValue;
+    if (id === undefined) return new MedchatError('interrupted before the service answered; the job may or may not have been submitted', code, 'interrupted');
+    if (run.phase === 'download') return new MedchatError(`stopped the download; task ${shellQuote(id)} is done — get the image with: ${downloadCommand(id, o)}`, code, 'interrupted');
+    return new MedchatError(`stopped waiting; task ${shellQuote(id)} goes on — follow it with: ${comeBackCommand(id)}`, code, 'interrupted');
+  }
+  if (!(err instanceof MedchatError) || (err.kind !== 'deadline' && err.kind !== 'deadline-cut')) return err;
+  const within = formatDuration(run.deadline.totalMs);
+  if (id === undefined) {
+    return new MedchatError(`the service did not answer the submit${run.via} within ${within} (--timeout); the job may or may not have been submitted`, ExitCode.deadline, 'deadline');
+  }
+  // The id on stdout, so a script can come back to it.
+  if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
+  if (err.kind === 'deadline') return err; // waiting ran out: outcomeError already says how it stood
+  if (run.phase === 'download') {
+    return new MedchatError(`task ${shellQuote(id)} is done, but the image did not download within ${within}; get it later with: ${downloadCommand(id, o)}`, ExitCode.deadline, 'deadline');
+  }
+  return new MedchatError(`no answer about task ${shellQuote(id)}${run.via} within ${within}; check again later with: ${comeBackCommand(id)}`, ExitCode.deadline, 'deadline');
+}
+
+function viaProxy(conn: ServiceConnection): string {
+  const proxy = proxyFor(conn.baseUrl);
+  return proxy ? ` through the proxy ${proxy.host}` : '';
+}
+
+const downloadCommand = (id: string, o: FollowFlags) => comeBackCommand(id, o.output !== undefined ? `--output ${shellQuote(o.output)}` : '--wait');
+
+async function followAndFinish(conn: ServiceConnection, run: Run, follow: { intervalMs: number }, controller: AbortController, notFoundGrace: number): Promise<number> {
+  const { io, o } = run;
+  const id = run.id!;
   const reporter = new ProgressReporter(io.stderr, id, { tty: isTty(io.stderr), colour: colourAllowed(io.stderr) });
   let outcome: FollowOutcome;
   try {
     outcome = await followTask(conn, id, {
       intervalMs: follow.intervalMs,
-      timeoutMs: follow.timeoutMs,
+      deadline: run.deadline,
       signal: controller.signal,
-      notFoundGrace: extra.notFoundGrace,
+      notFoundGrace,
       onUpdate: (u) => reporter.update(u),
       onRetry: (err) => reporter.note(`${err.message} (retrying)`),
     });
-  } catch (err) {
+  } finally {
     reporter.stop();
-    const s = stoppedBy();
-    if (s || isAbort(err) || (err as MedchatError)?.kind === 'interrupted') {
-      throw new MedchatError(`stopped waiting; task ${id} goes on — follow it with: medchat task ${id} --wait`, exitCodeForSignal[s ?? 'SIGINT'] as never, 'interrupted');
-    }
-    throw err;
   }
-  reporter.stop();
-  if (outcome.kind === 'deadline') {
-    if (o.json && outcome.record) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
-    if (extra.printIdOnDeadline) io.stdout.write(forStream(id, io.stdout) + '\n');
-  }
-  return finish(conn, id, outcome, o, follow.timeoutMs, io, controller.signal);
+  if (outcome.kind === 'deadline' && o.json && outcome.record) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
+  return finish(conn, run, outcome, controller.signal);
 }
 
-async function finish(
-  conn: ServiceConnection,
-  id: string,
-  outcome: FollowOutcome,
-  o: FollowFlags,
-  timeoutMs: number,
-  io: Io,
-  signal: AbortSignal,
-): Promise<number> {
-  const failure = outcomeError(outcome, id, timeoutMs);
+async function finish(conn: ServiceConnection, run: Run, outcome: FollowOutcome, signal: AbortSignal): Promise<number> {
+  const { io, o } = run;
+  const id = run.id!;
+  const failure = outcomeError(outcome, id, run.deadline.totalMs, run.via);
   if (outcome.kind === 'final' && o.json) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
   if (failure) throw failure;
   const record = outcome.record!;
-  const imageUrl = record.imageUrl!;
+  // Printed and fetched as the service's link resolved: absolute, http(s) only, no spaces or controls.
+  const imageUrl = resolveImageUrl(record.imageUrl!, conn.baseUrl);
   let image: DownloadedImage | undefined;
   if (o.output !== undefined || o.preview) {
-    image = await downloadImage(imageUrl, conn, { signal });
+    run.phase = 'download';
+    image = await downloadImage(imageUrl, conn, { signal, deadline: run.deadline, taskId: id });
   }
   if (o.output !== undefined && image) {
     if (o.output === '-') {

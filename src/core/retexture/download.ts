@@ -5,18 +5,31 @@ import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { toWriteError, writeFileAtomic as writeFileAtomicSync } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
+import { shellQuote } from '../shell-quote.js';
 import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
-import { describeNetworkError, hostOf, type ServiceConnection } from './service-http.js';
+import { DOWNLOAD_IDLE_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
+import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestTimedOut, serviceText, type ServiceConnection } from './service-http.js';
 
-export const DEFAULT_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
+/**
+ * The largest result image medchat downloads. Retexture results are a few MB; the bytes are
+ * held in memory (checked, then written), so a link that never ends must stop well before it
+ * fills it: 32 MB keeps medchat well under 200 MB in all (the bytes, plus network buffers
+ * waiting for the garbage collector).
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
 
-/** Resolve an image URL the service gave (possibly relative to the base URL). */
+/** Resolve an image URL the service gave (possibly relative to the base URL); only http(s) is fetched or printed. */
 export function resolveImageUrl(imageUrl: string, baseUrl: string): string {
+  let url: URL;
   try {
-    return new URL(imageUrl, baseUrl.replace(/\/*$/, '/')).toString();
+    url = new URL(imageUrl, baseUrl.replace(/\/*$/, '/'));
   } catch {
-    throw new MedchatError(`the service gave an image URL that is not valid: ${imageUrl.slice(0, 100)}`, ExitCode.failure, 'malformed');
+    throw new MedchatError(`the service gave an image URL that is not valid: ${JSON.stringify(serviceText(imageUrl, 100))}`, ExitCode.failure, 'malformed');
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new MedchatError(`the service gave an image URL that is not an http(s) link (${serviceText(url.protocol, 20)}); see the record with --json`, ExitCode.failure, 'malformed');
+  }
+  return url.toString();
 }
 
 export interface DownloadedImage {
@@ -27,20 +40,24 @@ export interface DownloadedImage {
 
 /**
  * Fetch the result image and check it is one (PNG, JPEG, WebP or GIF, by its bytes). The key is
- * sent only when the image lives on the service's own host, never to another host.
+ * sent only when the image lives on the service's own host, never to another host. The
+ * download gives up after 30 s without data, at the command's deadline (kind 'deadline-cut'), or
+ * past `maxBytes`.
  */
 export async function downloadImage(
   imageUrl: string,
   conn: ServiceConnection,
-  opts: { signal?: AbortSignal; maxBytes?: number } = {},
+  opts: { signal?: AbortSignal; maxBytes?: number; deadline?: CommandDeadline; taskId?: string } = {},
 ): Promise<DownloadedImage> {
   const url = resolveImageUrl(imageUrl, conn.baseUrl);
   const fetchFn = await getFetch();
   const sameOrigin = safeOrigin(url) === safeOrigin(conn.baseUrl);
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const timer = requestTimer(opts.signal, DOWNLOAD_IDLE_TIMEOUT_MS, opts.deadline, { idle: true });
   let res: Response;
   let bytes: Buffer;
   try {
-    res = await fetchFn(url, { headers: sameOrigin ? { authorization: `Bearer ${conn.apiKey}` } : {}, signal: opts.signal, redirect: 'follow' });
+    res = await fetchFn(url, { headers: sameOrigin ? { authorization: `Bearer ${conn.apiKey}` } : {}, signal: timer.signal, redirect: 'follow' });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw new MedchatError(
@@ -49,34 +66,36 @@ export async function downloadImage(
         'download',
       );
     }
-    bytes = await readLimited(res, opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES);
+    timer.touch();
+    bytes = await readBodyLimited(
+      res,
+      maxBytes,
+      () =>
+        new MedchatError(
+          `the image at ${hostOf(url)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded${opts.taskId ? ` (fetch it another way: medchat task ${shellQuote(opts.taskId)} prints its URL)` : ''}`,
+          ExitCode.failure,
+          'download',
+        ),
+      () => timer.touch(),
+    );
   } catch (err) {
+    const expired = timer.expired();
+    if (expired === 'deadline') throw deadlinePassed('the image download');
+    if (expired === 'request') throw requestTimedOut('the image download', url, DOWNLOAD_IDLE_TIMEOUT_MS);
     throw err instanceof MedchatError ? err : describeNetworkError(err, url);
+  } finally {
+    timer.dispose();
   }
   const mime = sniffImageType(bytes);
   if (!mime) {
     const type = res.headers.get('content-type')?.split(';')[0]?.trim();
     throw new MedchatError(
-      `the download from ${hostOf(url)} is not an image (${bytes.length === 0 ? 'empty' : type || 'unknown type'}); nothing was written`,
+      `the download from ${hostOf(url)} is not an image (${bytes.length === 0 ? 'empty' : serviceText(type, 60) || 'unknown type'}); nothing was written`,
       ExitCode.failure,
       'download',
     );
   }
   return { bytes, mime, url };
-}
-
-async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (!res.body) return Buffer.alloc(0);
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      throw new MedchatError(`the image is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded`, ExitCode.failure, 'download');
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
 }
 
 function safeOrigin(u: string): string {

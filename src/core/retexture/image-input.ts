@@ -1,6 +1,8 @@
-import { promises as fsp } from 'node:fs';
+import fs, { promises as fsp } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { shellQuote } from '../shell-quote.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -22,13 +24,23 @@ export const extensionFor = (mime: ImageMime): string => ({ 'image/png': 'png', 
 export interface ImageInput {
   /** Where it came from: a link (sent as is), a file, or stdin. */
   kind: 'url' | 'file' | 'stdin';
-  /** What goes into the request's `image` field: the link, or a `data:<mime>;base64,` URI. */
-  value: string;
+  /**
+   * What goes into the request's `image` field: the link, or a `data:<mime>;base64,` URI (made
+   * when read: the submit encodes `data` straight into the request body instead).
+   */
+  readonly value: string;
   /** For files and stdin: the type found from the bytes, and the size. */
   mime?: ImageMime;
   bytes?: number;
+  /** For files and stdin: the bytes themselves. */
+  data?: ImageData;
   /** How to name it in messages. */
   label: string;
+}
+
+export interface ImageData {
+  mime: ImageMime;
+  bytes: Buffer;
 }
 
 export interface ImageInputOptions {
@@ -60,6 +72,10 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
     }
     return { kind: 'url', value: link, label: link };
   }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw.trim());
+  if (scheme && (raw.trim().slice(scheme[0].length).startsWith('//') || scheme[1]!.toLowerCase() === 'file')) {
+    throw usageError(notALinkWeTake(raw.trim(), scheme[1]!.toLowerCase()));
+  }
   let bytes: Buffer;
   let label: string;
   let kind: 'file' | 'stdin';
@@ -72,35 +88,86 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
   } else {
     kind = 'file';
     label = raw;
-    let size: number;
+    let regular = false;
     try {
       const st = await fsp.stat(raw);
       if (st.isDirectory()) throw usageError(`${raw} is a folder; give an image file`);
-      size = st.size;
+      // A regular file's size is known before reading; a device or a pipe (/dev/zero, <(…)) is
+      // read with the same cap, so nothing endless is ever held.
+      if (st.isFile() && st.size > maxBytes) throw tooLarge(label, st.size, maxBytes);
+      regular = st.isFile();
     } catch (err) {
       if (err instanceof MedchatError) throw err;
       throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
     }
-    if (size > maxBytes) throw tooLarge(label, size, maxBytes);
+    let stream: fs.ReadStream | undefined;
     try {
-      bytes = await fsp.readFile(raw);
+      if (regular) {
+        bytes = await readRegularFile(raw, maxBytes, label);
+      } else {
+        stream = fs.createReadStream(raw, { highWaterMark: 1024 * 1024 });
+        bytes = await readAll(stream, maxBytes, label);
+      }
     } catch (err) {
+      if (err instanceof MedchatError) throw err;
       throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+    } finally {
+      stream?.destroy();
     }
-    if (bytes.length > maxBytes) throw tooLarge(label, bytes.length, maxBytes);
   }
   if (bytes.length === 0) throw usageError(`${label} is empty; give a PNG, JPEG, WebP or GIF image`);
   const mime = sniffImageType(bytes);
   if (!mime) throw usageError(`${label} is not a PNG, JPEG, WebP or GIF image; convert it first`);
-  return { kind, value: `data:${mime};base64,${bytes.toString('base64')}`, mime, bytes: bytes.length, label };
+  const data = { mime, bytes };
+  return {
+    kind,
+    get value() {
+      return `data:${mime};base64,${data.bytes.toString('base64')}`;
+    },
+    mime,
+    bytes: bytes.length,
+    data,
+    label,
+  };
 }
 
-function tooLarge(label: string, size: number, maxBytes: number): MedchatError {
-  return new MedchatError(
-    `${label} is ${mb(size)}, larger than the ${mb(maxBytes)} limit; send a smaller image, or raise the limit with --max-image-mb`,
-    ExitCode.usage,
-    'usage',
-  );
+/** `--image file:///x.png`, `ftp://…`: say what is taken, and for a file:// link, the path to give instead. */
+function notALinkWeTake(spec: string, scheme: string): string {
+  if (scheme === 'file') {
+    let path = '';
+    try {
+      path = fileURLToPath(spec);
+    } catch {
+      /* not a usable file URL: no path to suggest */
+    }
+    return `--image takes an http(s):// link, a file path or - (stdin), not a file:// link; give the path itself${path ? `: --image ${shellQuote(path)}` : ''}`;
+  }
+  return `--image takes an http(s):// link, a file path or - (stdin), not a ${scheme}:// link; download it first and give the file, or pipe it in with --image -`;
+}
+
+function tooLarge(label: string, size: number, maxBytes: number, stoppedReading = false): MedchatError {
+  const what = stoppedReading ? `is larger than the ${mb(maxBytes)} limit (reading stopped there)` : `is ${mb(size)}, larger than the ${mb(maxBytes)} limit`;
+  return new MedchatError(`${label} ${what}; send a smaller image, or raise the limit with --max-image-mb`, ExitCode.usage, 'usage');
+}
+
+/** A regular file, read into one buffer of its size (no chunks to gather and copy); never more than `maxBytes`. */
+async function readRegularFile(file: string, maxBytes: number, label: string): Promise<Buffer> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    if (size > maxBytes) throw tooLarge(label, size, maxBytes);
+    const buf = Buffer.allocUnsafe(size + 1); // one byte more tells a file that grew while being read
+    let n = 0;
+    while (n < buf.length) {
+      const { bytesRead } = await handle.read(buf, n, buf.length - n, null);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > size) throw usageError(`${label} changed while it was being read; try again when it is complete`);
+    return buf.subarray(0, n);
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
@@ -111,7 +178,7 @@ async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: s
     size += buf.length;
     if (size > maxBytes) {
       (stream as { destroy?: () => void }).destroy?.();
-      throw tooLarge(label, size, maxBytes);
+      throw tooLarge(label, size, maxBytes, true);
     }
     chunks.push(buf);
   }

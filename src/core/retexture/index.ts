@@ -4,6 +4,7 @@
  * draw a preview. No React, no terminal writes: progress comes back through `onEvent`.
  */
 import { MedchatError, usageError } from '../errors.js';
+import { CommandDeadline } from './deadline.js';
 import { downloadImage, type DownloadedImage } from './download.js';
 import { loadImageInput } from './image-input.js';
 import { renderPreview, type Preview, type PreviewOptions } from './preview.js';
@@ -57,7 +58,7 @@ export interface RetextureJobResult {
 /**
  * Submit, follow to the end, download and preview. Throws a MedchatError whose `exitCode` and
  * `kind` say what went wrong: 2 usage/bad image, 3 key refused, 5 job rejected ('rejected'),
- * 6 task failed or cancelled ('task-failed'), 7 deadline ('deadline'), 130 aborted through
+ * 6 task failed or cancelled ('task-failed'), 7 deadline ('deadline', or 'deadline-cut' when a request was cut by it), 130 aborted through
  * `signal` ('interrupted'), 1 anything else.
  */
 export async function runRetextureJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
@@ -72,17 +73,18 @@ export async function runRetextureJob(opts: RetextureJobOptions): Promise<Retext
 async function runJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
   if (!opts.prompt.trim()) throw usageError('give a prompt: /retexture <image> <prompt>');
   const input = await loadImageInput(opts.image, { maxBytes: opts.maxImageBytes });
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = CommandDeadline.after(timeoutMs);
   const submitted = await submitRetexture(
     opts.connection,
-    { prompt: opts.prompt, image: input.value, state: opts.state, notifyHook: opts.notifyHook, noStorage: opts.noStorage },
-    opts.signal,
+    { prompt: opts.prompt, image: input.data ?? input.value, state: opts.state, notifyHook: opts.notifyHook, noStorage: opts.noStorage },
+    { signal: opts.signal, deadline },
   );
   const taskId = submitted.taskId;
   opts.onEvent?.({ type: 'submitted', taskId, code: submitted.code, description: submitted.description });
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const outcome = await followTask(opts.connection, taskId, {
     intervalMs: opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-    timeoutMs,
+    deadline,
     signal: opts.signal,
     notFoundGrace: 2,
     onUpdate: (u) =>
@@ -97,7 +99,7 @@ async function runJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
   if (opts.preview !== false) {
     opts.onEvent?.({ type: 'downloading', taskId, imageUrl });
     try {
-      result.image = await downloadImage(imageUrl, opts.connection, { signal: opts.signal });
+      result.image = await downloadImage(imageUrl, opts.connection, { signal: opts.signal, deadline });
       result.preview = renderPreview(result.image.bytes, opts.preview ?? {});
       if (!result.preview) result.previewProblem = `no preview for ${result.image.mime} images here`;
     } catch (err) {

@@ -1,8 +1,10 @@
-import { getFetch } from '../http.js';
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
-import { causeCode, describeConnectionFailure, hostOf } from '../network-errors.js';
+import { causeCode, causeMessages, describeConnectionFailure, hostOf } from '../network-errors.js';
+import { getFetch, proxyFor } from '../http.js';
+import { sanitizeForTerminal } from '../sanitize.js';
+import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 
 export { hostOf };
 
@@ -27,16 +29,31 @@ export function serviceUrl(conn: ServiceConnection, path: string): string {
   return conn.baseUrl.replace(/\/+$/, '') + path;
 }
 
-/** One HTTP request to the service; network failures become one clear MedchatError. */
-export async function callService(
-  conn: ServiceConnection,
-  method: 'GET' | 'POST',
-  path: string,
-  body: string | undefined,
-  signal?: AbortSignal,
-): Promise<ServiceResponse> {
+/** The most a submit response or task record may hold; more is refused (a body that never ends must not fill memory). */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+export interface CallOptions {
+  /** The user's stop (a signal, Esc). */
+  signal?: AbortSignal;
+  /** The whole command's deadline; the request is cut at it. */
+  deadline?: CommandDeadline;
+  /** This request's own limit (default 30 s). */
+  timeoutMs?: number;
+  /** How to name the request in messages: "the submit", "the task query". */
+  what?: string;
+}
+
+/**
+ * One HTTP request to the service, under a time limit and a byte limit; network failures become
+ * one clear MedchatError. A request cut by the deadline throws kind 'deadline-cut' (exit 7), one
+ * cut by its own limit kind 'timeout' (exit 1, worth another try while polling).
+ */
+export async function callService(conn: ServiceConnection, method: 'GET' | 'POST', path: string, body: string | Buffer | undefined, opts: CallOptions = {}): Promise<ServiceResponse> {
   const fetchFn = await getFetch();
   const url = serviceUrl(conn, path);
+  const what = opts.what ?? 'the request';
+  const limitMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timer = requestTimer(opts.signal, limitMs, opts.deadline);
   let res: Response;
   let text: string;
   try {
@@ -47,12 +64,17 @@ export async function callService(
         accept: 'application/json',
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
-      body,
-      signal,
+      body: body as BodyInit | undefined, // a Buffer is a Uint8Array: sent as it is
+      signal: timer.signal,
     });
-    text = await res.text();
+    text = (await readBodyLimited(res, MAX_RESPONSE_BYTES, () => oversized(what, conn.baseUrl))).toString('utf8');
   } catch (err) {
+    const expired = timer.expired();
+    if (expired === 'deadline') throw deadlinePassed(what);
+    if (expired === 'request') throw requestTimedOut(what, conn.baseUrl, limitMs);
     throw describeNetworkError(err, conn.baseUrl);
+  } finally {
+    timer.dispose();
   }
   const contentType = res.headers.get('content-type') ?? '';
   let json: unknown;
@@ -66,6 +88,68 @@ export async function callService(
     }
   }
   return { status: res.status, contentType, text, json, isJson };
+}
+
+/**
+ * Read a response body, refusing it (and closing the request) once it passes `maxBytes`. With a
+ * declared length the bytes go straight into one buffer of that size; without one, each chunk
+ * is copied out of the network's buffers so only the body itself is held.
+ */
+export async function readBodyLimited(res: Response, maxBytes: number, tooLarge: () => Error, onData?: (bytes: number) => void): Promise<Buffer> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const whole = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > maxBytes || (whole && size + value.byteLength > whole.length)) {
+        chunks.length = 0;
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      if (whole) whole.set(value, size);
+      else chunks.push(Buffer.from(value));
+      size += value.byteLength;
+      onData?.(size);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
+}
+
+const megabytes = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+
+function oversized(what: string, baseUrl: string): MedchatError {
+  return new MedchatError(
+    `the service sent more than ${megabytes(MAX_RESPONSE_BYTES)} for ${what}, far more than it should; refused it — check the base URL (${hostOf(baseUrl)}) or try again later`,
+    ExitCode.failure,
+    'oversized',
+  );
+}
+
+/**
+ * The whole command's `--timeout` passed during a request: kind 'deadline-cut' (exit 7). The
+ * caller says what that means (the task id, how to come back); polling turns it into a deadline outcome.
+ */
+export function deadlinePassed(what: string): MedchatError {
+  return new MedchatError(`the deadline passed during ${what}`, ExitCode.deadline, 'deadline-cut');
+}
+
+/** The request's own limit passed: no answer (or no end to it) in time. Names the proxy when one is used. */
+export function requestTimedOut(what: string, url: string, limitMs: number): MedchatError {
+  const proxy = proxyFor(url);
+  const via = proxy ? ` through the proxy ${proxy.host}` : '';
+  const next = proxy ? 'check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again' : 'check the address and your network, then try again';
+  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${limitMs < 1000 ? `${limitMs} ms` : `${Math.round(limitMs / 1000)}s`}; ${next}`, ExitCode.failure, 'timeout');
 }
 
 export function isAbort(err: unknown): boolean {
@@ -82,13 +166,46 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
   if (code === 'ERR_INVALID_URL' || /Invalid URL|Failed to parse URL/i.test(message)) {
     return new MedchatError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…', ExitCode.usage, 'usage');
   }
+  const proxy = proxyFor(baseUrl);
+  const proxyStatus = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err))?.[1] : undefined;
+  if (proxy && proxyStatus === '407') {
+    return new MedchatError(
+      `the proxy ${proxy.host} asks for a login (407); put it in the proxy address: HTTPS_PROXY=http://user:password@${proxy.host}`,
+      ExitCode.failure,
+      'proxy-refused',
+    );
+  }
+  if (/redirect count exceeded/i.test(causeMessages(err))) {
+    return new MedchatError(`${where} redirects in a loop (more than 20 redirects); check the address, or try again later`, ExitCode.failure, 'network');
+  }
   const connection = describeConnectionFailure(err, baseUrl);
-  if (connection) return connection;
+  if (connection) {
+    // A proxy that refuses the tunnel (403, 407…) will not change its mind in a few seconds: not worth retrying.
+    return proxyStatus ? new MedchatError(connection.message, connection.exitCode, 'proxy-refused') : connection;
+  }
+  if (proxy) {
+    // Through a proxy, a connection that fails any other way (CONNECT refused or closed, the
+    // tunnel dropped) is most likely the proxy's doing: name it.
+    return new MedchatError(
+      `the connection to ${where} through the proxy ${proxy.host} failed${code ? ` (${code})` : ''}; check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again`,
+      ExitCode.failure,
+      'network',
+    );
+  }
   return new MedchatError(`the connection to ${where} failed${code ? ` (${code})` : ''}; check the address and your network, then try again`, ExitCode.failure, 'network');
+}
+
+/** Text the service sent, cut to one line and made harmless on a terminal (controls and bidi overrides shown, not obeyed). */
+export function serviceText(text: unknown, max = 200): string {
+  return typeof text === 'string' ? sanitizeForTerminal(shortReason(text, max)) : '';
 }
 
 /** The reason a failure body gives: `{description}`, `{message}`, `{error:{message}}`, plain text or an HTML page's title. */
 export function bodyReason(res: Pick<ServiceResponse, 'json' | 'isJson' | 'text'>): string {
+  return sanitizeForTerminal(rawBodyReason(res));
+}
+
+function rawBodyReason(res: Pick<ServiceResponse, 'json' | 'isJson' | 'text'>): string {
   if (res.isJson && res.json && typeof res.json === 'object') {
     const b = res.json as Record<string, unknown>;
     const inner = b.error;

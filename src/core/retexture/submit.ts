@@ -1,24 +1,46 @@
-import { MedchatError, shortReason, usageError } from '../errors.js';
+import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { bodyReason, callService, describeHttpFailure, type ServiceConnection, type ServiceResponse } from './service-http.js';
-import { taskIdFrom } from './task-id.js';
+import { SUBMIT_TIMEOUT_MS, type CommandDeadline } from './deadline.js';
+import { bodyReason, callService, describeHttpFailure, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
+import { isUsableTaskId, taskIdFrom } from './task-id.js';
+import type { ImageData } from './image-input.js';
 
 export interface RetextureRequest {
   prompt: string;
-  /** The link or data URI (see image-input.ts). */
-  image: string;
+  /** The link or data URI, or an image's bytes to send as a data URI (see image-input.ts). */
+  image: string | ImageData;
   state?: string;
   notifyHook?: string;
   noStorage?: boolean;
 }
 
 /** The body: `prompt` and `image` always; `state`, `notifyHook`, `noStorage` only when given. */
-export function buildRetextureBody(req: RetextureRequest): Record<string, string | boolean> {
+export function buildRetextureBody(req: RetextureRequest & { image: string }): Record<string, string | boolean> {
   const body: Record<string, string | boolean> = { prompt: req.prompt, image: req.image };
   if (req.state !== undefined) body.state = req.state;
   if (req.notifyHook !== undefined) body.notifyHook = req.notifyHook;
   if (req.noStorage !== undefined) body.noStorage = req.noStorage;
   return body;
+}
+
+const IMAGE_SLOT = '\u0000image\u0000';
+
+/**
+ * The request body as bytes. An image given as bytes is base64-encoded piece by piece straight
+ * into the body, so a 25 MB image costs the body (about 34 MB) once, not again as strings.
+ */
+export function encodeRetextureBody(req: RetextureRequest): string | Buffer {
+  if (typeof req.image === 'string') return JSON.stringify(buildRetextureBody({ ...req, image: req.image }));
+  const { mime, bytes } = req.image;
+  const [before, after] = JSON.stringify(buildRetextureBody({ ...req, image: IMAGE_SLOT })).split(JSON.stringify(IMAGE_SLOT)) as [string, string];
+  const head = `${before}"data:${mime};base64,`;
+  const tail = `"${after}`;
+  const out = Buffer.allocUnsafe(Buffer.byteLength(head) + 4 * Math.ceil(bytes.length / 3) + Buffer.byteLength(tail));
+  let at = out.write(head);
+  const step = 3 * 64 * 1024; // a multiple of 3: no padding until the last piece
+  for (let i = 0; i < bytes.length; i += step) at += out.write(bytes.subarray(i, i + step).toString('base64'), at, 'latin1');
+  at += out.write(tail, at);
+  return out.subarray(0, at);
 }
 
 export function checkNotifyHook(url: string): string {
@@ -52,8 +74,16 @@ export interface SubmitResult {
 }
 
 /** POST /mj/submit/retexture. Resolves with the task id, or throws a MedchatError with the right exit code. */
-export async function submitRetexture(conn: ServiceConnection, req: RetextureRequest, signal?: AbortSignal): Promise<SubmitResult> {
-  const res = await callService(conn, 'POST', '/mj/submit/retexture', JSON.stringify(buildRetextureBody(req)), signal);
+export async function submitRetexture(
+  conn: ServiceConnection,
+  req: RetextureRequest,
+  opts: { signal?: AbortSignal; deadline?: CommandDeadline } = {},
+): Promise<SubmitResult> {
+  const res = await callService(conn, 'POST', '/mj/submit/retexture', encodeRetextureBody(req), {
+    ...opts,
+    timeoutMs: SUBMIT_TIMEOUT_MS,
+    what: 'the submit',
+  });
   return interpretSubmitResponse(res, conn.baseUrl);
 }
 
@@ -90,15 +120,15 @@ export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string): 
     throw rejected(`the service rejected the job (${res.status})`, description || bodyReason(res));
   }
   if (code === undefined) {
-    throw new MedchatError(`the service answered without a status code${description ? `: ${shortReason(description)}` : ''}; check the base URL`, ExitCode.failure, 'malformed');
+    throw new MedchatError(`the service answered without a status code${description ? `: ${serviceText(description)}` : ''}; check the base URL`, ExitCode.failure, 'malformed');
   }
   if (!(code in ACCEPTED_CODES)) {
     const props = body.properties && typeof body.properties === 'object' ? (body.properties as Record<string, unknown>) : {};
     const banned = props.bannedWord ?? props.banned_word ?? props.bannedWords;
     const bannedText = Array.isArray(banned) ? banned.join(', ') : typeof banned === 'string' ? banned : '';
     const known = KNOWN_CODES[code];
-    let reason = shortReason(description) || known || 'no reason given';
-    if (code === 24 && bannedText) reason += `; rejected word: "${shortReason(bannedText, 60)}"`;
+    let reason = serviceText(description) || known || 'no reason given';
+    if (code === 24 && bannedText) reason += `; rejected word: "${serviceText(bannedText, 60)}"`;
     const next = code === 24 ? 'reword the prompt and submit again' : code === 23 || code === 9 ? 'try again later' : code === 4 ? 'check the prompt and image' : '';
     throw new MedchatError(`the service rejected the job (code ${code}): ${reason}${next ? `; ${next}` : ''}`, ExitCode.jobRejected, 'rejected');
   }
@@ -106,10 +136,18 @@ export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string): 
   if (!taskId) {
     throw new MedchatError(`the service accepted the job (code ${code}) but sent no task id; try again`, ExitCode.failure, 'malformed');
   }
+  if (!isUsableTaskId(taskId)) {
+    // It would go into a URL and into the command medchat suggests: refuse what no service makes.
+    throw new MedchatError(
+      `the service accepted the job (code ${code}) but sent a task id medchat will not use: ${JSON.stringify(serviceText(taskId, 60))} (ids are letters, digits and . _ - : @ + = ~); report it to the service's operator`,
+      ExitCode.failure,
+      'malformed',
+    );
+  }
   return { taskId, code, description, response: body };
 }
 
 function rejected(head: string, reason: string): MedchatError {
-  const r = shortReason(reason);
+  const r = serviceText(reason);
   return new MedchatError(`${head}${r ? `: ${r}` : ''}`, ExitCode.jobRejected, 'rejected');
 }

@@ -150,11 +150,20 @@ export function taskIdFrom(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Check an id the user typed; it goes into a URL path, so it is encoded there, never altered. */
+/**
+ * Ids medchat passes on: what services make (digits, usually; sometimes letters, UUIDs, `a:b`),
+ * never a path (`..`, `/`), a query (`?`, `#`, `%`), whitespace, quotes or shell syntax. An id
+ * goes into a URL path (encoded there as well) and into commands medchat suggests.
+ */
+const USABLE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.:@+=~-]{0,199}$/;
+
+export const isUsableTaskId = (id: string): boolean => USABLE_ID.test(id);
+
+/** Check an id the user typed; it goes into a URL path (encoded there too), never altered. */
 export function checkTaskIdArgument(raw: string): string {
   const id = raw.trim();
-  if (id === '' || /[\s\u0000-\u001f\u007f]/.test(id) || id.length > 200) {
-    throw usageError(`"${id.slice(0, 40)}" is not a task id; pass the id that \`medchat retexture\` printed`);
+  if (!isUsableTaskId(id)) {
+    throw usageError(`${JSON.stringify(id.slice(0, 40))} is not a task id (ids are letters, digits and . _ - : @ + = ~); pass the id that \`medchat retexture\` printed`);
   }
   return id;
 }

@@ -1,6 +1,8 @@
-import { MedchatError, shortReason } from '../errors.js';
+import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { bodyReason, callService, describeHttpFailure, isTransient, type ServiceConnection, type ServiceResponse } from './service-http.js';
+import { shellQuote } from '../shell-quote.js';
+import { CommandDeadline } from './deadline.js';
+import { bodyReason, callService, describeHttpFailure, isTransient, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
 import { taskIdFrom } from './task-id.js';
 
 export const PENDING_STATUSES = ['', 'NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS'] as const;
@@ -46,15 +48,15 @@ export function normaliseRecord(raw: Record<string, unknown>, fallbackId: string
 
 export function notFoundError(id: string, detail: string): MedchatError {
   return new MedchatError(
-    `the service has no task ${id} (${detail}); check the id — the service may also have removed the task`,
+    `the service has no task ${shellQuote(id)} (${detail}); check the id — the service may also have removed the task`,
     ExitCode.failure,
     'not-found',
   );
 }
 
 /** GET /mj/task/{id}/fetch. Not-found in any of its shapes (404, 400 with a description, 204, empty 200, `null`) throws kind 'not-found'. */
-export async function fetchTask(conn: ServiceConnection, id: string, signal?: AbortSignal): Promise<TaskRecord> {
-  const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, signal);
+export async function fetchTask(conn: ServiceConnection, id: string, opts: { signal?: AbortSignal; deadline?: CommandDeadline } = {}): Promise<TaskRecord> {
+  const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, { ...opts, what: 'the task query' });
   return interpretTaskResponse(res, id);
 }
 
@@ -76,7 +78,7 @@ export function interpretTaskResponse(res: ServiceResponse, id: string): TaskRec
   }
   if (res.text.trim() === '') throw notFoundError(id, 'empty answer');
   if (!res.isJson) {
-    const reason = shortReason(res.text);
+    const reason = serviceText(res.text);
     throw new MedchatError(`the service sent something other than a task record${reason ? ` (${reason})` : ''}; try again`, ExitCode.failure, 'malformed');
   }
   if (res.json === null) throw notFoundError(id, 'null');
@@ -103,8 +105,10 @@ export interface FollowOptions {
   intervalMs?: number;
   /** Default: five times the first wait, at most 10 s (never below the first wait). */
   maxIntervalMs?: number;
-  /** Give up after this long (default 15 minutes). */
+  /** Give up after this long (default 15 minutes)... */
   timeoutMs?: number;
+  /** ...or at this deadline, which bounds each poll too (it wins over `timeoutMs`). */
+  deadline?: CommandDeadline;
   signal?: AbortSignal;
   onUpdate?: (u: TaskUpdate) => void;
   /** A transient failure (network, 5xx, 429) that will be retried. */
@@ -118,7 +122,8 @@ export interface FollowOptions {
 
 export type FollowOutcome =
   | { kind: 'final'; record: TaskRecord; elapsedMs: number }
-  | { kind: 'deadline'; record?: TaskRecord; elapsedMs: number };
+  /** `unanswered`: the last poll was still waiting for the service when the deadline came. */
+  | { kind: 'deadline'; record?: TaskRecord; elapsedMs: number; unanswered?: boolean };
 
 export function backoffSchedule(intervalMs: number, maxIntervalMs?: number): (n: number) => number {
   const max = maxIntervalMs ?? Math.max(intervalMs, Math.min(MAX_POLL_INTERVAL_MS, intervalMs * 5));
@@ -129,8 +134,8 @@ export function backoffSchedule(intervalMs: number, maxIntervalMs?: number): (n:
 export async function followTask(conn: ServiceConnection, id: string, opts: FollowOptions = {}): Promise<FollowOutcome> {
   const now = opts.now ?? Date.now;
   const start = now();
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadline = start + timeoutMs;
+  const cmdDeadline = opts.deadline ?? CommandDeadline.after(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, now);
+  const deadline = cmdDeadline.at;
   const wait = backoffSchedule(opts.intervalMs ?? DEFAULT_POLL_INTERVAL_MS, opts.maxIntervalMs);
   const maxFailures = opts.maxConsecutiveFailures ?? 5;
   let last: TaskRecord | undefined;
@@ -138,7 +143,7 @@ export async function followTask(conn: ServiceConnection, id: string, opts: Foll
   let grace = opts.notFoundGrace ?? 0;
   for (let n = 0; ; n++) {
     try {
-      const record = await fetchTask(conn, id, opts.signal);
+      const record = await fetchTask(conn, id, { signal: opts.signal, deadline: cmdDeadline });
       failures = 0;
       grace = 0;
       const changed = !last || last.status !== record.status || last.progress !== record.progress;
@@ -147,6 +152,7 @@ export async function followTask(conn: ServiceConnection, id: string, opts: Foll
       if (isFinal(record.status)) return { kind: 'final', record, elapsedMs: now() - start };
     } catch (err) {
       if (!(err instanceof MedchatError)) throw err;
+      if (err.kind === 'deadline-cut') return { kind: 'deadline', record: last, elapsedMs: now() - start, unanswered: true };
       if (err.kind === 'not-found' && grace > 0) {
         grace--;
       } else if (isTransient(err) && ++failures < maxFailures) {
@@ -178,24 +184,37 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
 
-/** What a finished or abandoned follow means for the user: undefined for SUCCESS, else the error to report. */
-export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: number): MedchatError | undefined {
+/** The command to come back to a task later, quoted for a shell. */
+export function comeBackCommand(id: string, extra = '--wait'): string {
+  return `medchat task ${shellQuote(id)} ${extra}`;
+}
+
+/**
+ * What a finished or abandoned follow means for the user: undefined for SUCCESS, else the error
+ * to report. `via` (" through the proxy host:port") says where an unanswered poll went.
+ */
+export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: number, via = ''): MedchatError | undefined {
   if (outcome.kind === 'deadline') {
-    const status = outcome.record ? ` (still ${outcome.record.status || 'pending'}${outcome.record.progress ? ` at ${outcome.record.progress}` : ''})` : '';
+    const rec = outcome.record;
+    const status = rec
+      ? ` (still ${serviceText(rec.status, 40) || 'pending'}${rec.progress ? ` at ${serviceText(rec.progress, 20)}` : ''})`
+      : outcome.unanswered
+        ? ` (no answer from the service${via})`
+        : '';
     return new MedchatError(
-      `task ${id} did not finish within ${formatDuration(timeoutMs)}${status}; check again later with: medchat task ${id} --wait`,
+      `task ${shellQuote(id)} did not finish within ${formatDuration(timeoutMs)}${status}; check again later with: ${comeBackCommand(id)}`,
       ExitCode.deadline,
       'deadline',
     );
   }
   const r = outcome.record;
   if (r.status === 'SUCCESS') {
-    if (!r.imageUrl) return new MedchatError(`task ${id} succeeded but the service gave no image URL; see the record with: medchat task ${id} --json`, ExitCode.failure, 'malformed');
+    if (!r.imageUrl) return new MedchatError(`task ${shellQuote(id)} succeeded but the service gave no image URL; see the record with: ${comeBackCommand(id, '--json')}`, ExitCode.failure, 'malformed');
     return undefined;
   }
-  const why = shortReason(r.failReason) || 'no reason given';
+  const why = serviceText(r.failReason) || 'no reason given';
   const verb = r.status === 'CANCEL' ? 'was cancelled' : 'failed';
-  return new MedchatError(`task ${id} ${verb}: ${why}`, ExitCode.taskFailed, 'task-failed');
+  return new MedchatError(`task ${shellQuote(id)} ${verb}: ${why}`, ExitCode.taskFailed, 'task-failed');
 }
 
 export function formatDuration(ms: number): string {
