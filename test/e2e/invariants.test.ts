@@ -1,0 +1,114 @@
+// The property-style fault harness (issue 11): a hostile server mutates answers at random —
+// TCP split points, SSE and HTTP framing, cuts, RSTs, stalls, answers left open, error objects,
+// HTTP errors, echoed keys, escape sequences, finish_reason variants — and every run must hold
+// the invariants in test/support/invariants.ts. Hundreds of cases run in-process (the real
+// one-shot code and HTTP path, no mocks), a smaller sample through the built binary, and a few
+// on a pseudo-terminal.
+//
+// Replay a failure: MEDCHAT_SEED=<seed> [MEDCHAT_FAULT_ONLY=<case>] node test/run.mjs e2e/invariants
+// More cases: MEDCHAT_FAULT_CASES=<n> (in-process), MEDCHAT_FAULT_BINARY_CASES=<n>, MEDCHAT_FAULT_PTY_CASES=<n>.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { tempHome } from '../support/cli.js';
+import { generateCase, type FaultCase } from '../support/fault-cases.js';
+import { hasScript, runBinary, runInProcess, runOnPty } from '../support/fault-runner.js';
+import { startHostileServer, type HostileServer } from '../support/hostile-server.js';
+import { INVARIANTS, checkOutcome, type Violation } from '../support/invariants.js';
+import { Prng, countFromEnv, seedFromEnv } from '../support/prng.js';
+
+const SEED = seedFromEnv();
+const ONLY = process.env.MEDCHAT_FAULT_ONLY?.trim() ? Number(process.env.MEDCHAT_FAULT_ONLY) : undefined;
+const IN_PROCESS = countFromEnv('MEDCHAT_FAULT_CASES', 300);
+const BINARY = countFromEnv('MEDCHAT_FAULT_BINARY_CASES', 30);
+const PTY = hasScript ? countFromEnv('MEDCHAT_FAULT_PTY_CASES', 8) : 0;
+/** Binary and pty cases are numbered after these, so each index names one case of the seed. */
+const BINARY_BASE = 100_000;
+const PTY_BASE = 200_000;
+
+interface Failure {
+  c: FaultCase;
+  mode: string;
+  v: Violation;
+}
+
+const replay = (c: FaultCase) => `MEDCHAT_SEED=${SEED} MEDCHAT_FAULT_ONLY=${c.index}`;
+
+function indices(base: number, n: number): number[] {
+  if (ONLY !== undefined) return ONLY >= base && ONLY < base + 100_000 ? [ONLY] : [];
+  return Array.from({ length: n }, (_, i) => base + i);
+}
+
+/** Run `work` over `items`, `limit` at a time. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+/** One assertion per invariant, listing the broken cases with how to replay them. */
+function assertInvariant(failures: Failure[], key: keyof typeof INVARIANTS): void {
+  const broken = failures.filter((f) => f.v.invariant === key);
+  if (broken.length === 0) return;
+  const lines = broken.slice(0, 8).map((f) => `  #${f.c.index} ${f.mode} [${f.c.label}${f.c.tty ? ' tty' : ''}${f.c.stream ? '' : ' --no-stream'}]: ${f.v.detail}\n    replay: ${replay(f.c)}`);
+  assert.fail(`${INVARIANTS[key]}: ${broken.length} violation(s), seed ${SEED}\n${lines.join('\n')}${broken.length > 8 ? `\n  … and ${broken.length - 8} more` : ''}`);
+}
+
+describe(`fault harness (seed ${SEED})`, () => {
+  let server: HostileServer;
+  const failures: Failure[] = [];
+  const counts = { inProcess: 0, binary: 0, pty: 0 };
+  const homes: string[] = [];
+  const home = () => {
+    const h = tempHome();
+    homes.push(h);
+    return h;
+  };
+  const run = new Prng(SEED);
+
+  before(async () => {
+    server = await startHostileServer();
+    process.setMaxListeners(0); // each in-process run listens for SIGINT/SIGTERM/SIGHUP while it lasts
+    process.env.NO_COLOR = '1';
+
+    await pool(indices(0, IN_PROCESS), 12, async (i) => {
+      const c = generateCase(run, i);
+      const base = server.addCase(`p${i}`, c.plans);
+      const o = await runInProcess(c, base, home(), 1, 15_000);
+      counts.inProcess++;
+      for (const v of checkOutcome(c, o, { idleMs: 1000, slackMs: 2000 })) failures.push({ c, mode: 'in-process', v });
+    });
+    await pool(indices(BINARY_BASE, BINARY), 4, async (i) => {
+      const c = { ...generateCase(run, i), tty: false };
+      const base = server.addCase(`b${i}`, c.plans);
+      const o = await runBinary(c, base, home(), 2, i % 3 === 0);
+      counts.binary++;
+      for (const v of checkOutcome(c, o, { idleMs: 2000, slackMs: 2500 })) failures.push({ c, mode: 'binary', v });
+    });
+    await pool(indices(PTY_BASE, PTY), 4, async (i) => {
+      const c = { ...generateCase(run, i), tty: true };
+      const base = server.addCase(`t${i}`, c.plans);
+      const o = await runOnPty(c, base, home(), 2);
+      counts.pty++;
+      for (const v of checkOutcome(c, o, { idleMs: 2000, slackMs: 2500 })) failures.push({ c, mode: 'pty', v });
+    });
+    const line = `# fault cases: ${counts.inProcess} in-process, ${counts.binary} binary, ${counts.pty} on a pty, seed ${SEED}; ${failures.length} violation(s)`;
+    console.log(line);
+  });
+
+  after(async () => {
+    await server?.close();
+    for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  });
+
+  for (const key of Object.keys(INVARIANTS) as Array<keyof typeof INVARIANTS>) {
+    test(INVARIANTS[key], () => assertInvariant(failures, key));
+  }
+
+  test('the harness ran its cases', () => {
+    if (ONLY === undefined) assert.equal(counts.inProcess + counts.binary + counts.pty, IN_PROCESS + BINARY + PTY);
+  });
+});
