@@ -6,7 +6,8 @@
 // on a pseudo-terminal.
 //
 // Replay a failure: MEDCHAT_SEED=<seed> [MEDCHAT_FAULT_ONLY=<case>] node test/run.mjs e2e/invariants
-// More cases: MEDCHAT_FAULT_CASES=<n> (in-process), MEDCHAT_FAULT_BINARY_CASES=<n>, MEDCHAT_FAULT_PTY_CASES=<n>.
+// More cases: MEDCHAT_FAULT_CASES=<n> (in-process), MEDCHAT_FAULT_BINARY_CASES=<n>, MEDCHAT_FAULT_PTY_CASES=<n>;
+// MEDCHAT_FAULT_SHOW=<n> lists more broken cases per invariant.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +15,7 @@ import { tempHome } from '../support/cli.js';
 import { generateCase, type FaultCase } from '../support/fault-cases.js';
 import { hasScript, runBinary, runInProcess, runOnPty } from '../support/fault-runner.js';
 import { startHostileServer, type HostileServer } from '../support/hostile-server.js';
-import { INVARIANTS, checkOutcome, type Violation } from '../support/invariants.js';
+import { INVARIANTS, checkOutcome, type Outcome, type Violation } from '../support/invariants.js';
 import { Prng, countFromEnv, seedFromEnv } from '../support/prng.js';
 
 const SEED = seedFromEnv();
@@ -23,6 +24,8 @@ const IN_PROCESS = countFromEnv('MEDCHAT_FAULT_CASES', 300);
 const BINARY = countFromEnv('MEDCHAT_FAULT_BINARY_CASES', 30);
 const PTY = hasScript ? countFromEnv('MEDCHAT_FAULT_PTY_CASES', 8) : 0;
 /** Binary and pty cases are numbered after these, so each index names one case of the seed. */
+/** How many broken cases each failing invariant lists (MEDCHAT_FAULT_SHOW). */
+const SHOW = countFromEnv('MEDCHAT_FAULT_SHOW', 8);
 const BINARY_BASE = 100_000;
 const PTY_BASE = 200_000;
 
@@ -53,8 +56,8 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 function assertInvariant(failures: Failure[], key: keyof typeof INVARIANTS): void {
   const broken = failures.filter((f) => f.v.invariant === key);
   if (broken.length === 0) return;
-  const lines = broken.slice(0, 8).map((f) => `  #${f.c.index} ${f.mode} [${f.c.label}${f.c.tty ? ' tty' : ''}${f.c.stream ? '' : ' --no-stream'}]: ${f.v.detail}\n    replay: ${replay(f.c)}`);
-  assert.fail(`${INVARIANTS[key]}: ${broken.length} violation(s), seed ${SEED}\n${lines.join('\n')}${broken.length > 8 ? `\n  … and ${broken.length - 8} more` : ''}`);
+  const lines = broken.slice(0, SHOW).map((f) => `  #${f.c.index} ${f.mode} [${f.c.label}${f.c.tty ? ' tty' : ''}${f.c.stream ? '' : ' --no-stream'}]: ${f.v.detail}\n    replay: ${replay(f.c)}`);
+  assert.fail(`${INVARIANTS[key]}: ${broken.length} violation(s), seed ${SEED}\n${lines.join('\n')}${broken.length > SHOW ? `\n  … and ${broken.length - SHOW} more` : ''}`);
 }
 
 describe(`fault harness (seed ${SEED})`, () => {
@@ -110,5 +113,56 @@ describe(`fault harness (seed ${SEED})`, () => {
 
   test('the harness ran its cases', () => {
     if (ONLY === undefined) assert.equal(counts.inProcess + counts.binary + counts.pty, IN_PROCESS + BINARY + PTY);
+  });
+});
+
+describe('the invariant checks catch what they are for', () => {
+  const c: FaultCase = {
+    index: -1,
+    label: 'synthetic',
+    plans: [],
+    stream: true,
+    content: 'Sixty to one hundred «sk-test-SECRETKEY-a1b2» beats.',
+    delivered: 'Sixty to ',
+    deliveredSure: true,
+    hasSecret: true,
+    codes: [0],
+    waits: false,
+    doneLeftOpen: false,
+    tty: false,
+    reasoningShown: false,
+  };
+  const good: Outcome = {
+    code: 0,
+    stdout: Buffer.from('Sixty to one hundred «sk-…a1b2» beats.'),
+    stderr: '',
+    elapsedMs: 10,
+    files: [],
+    turn: { answer: 'Sixty to one hundred «sk-…a1b2» beats.', status: 'complete' },
+    exports: [],
+    tty: false,
+  };
+  const kinds = (o: Partial<Outcome>, cc: Partial<FaultCase> = {}) => checkOutcome({ ...c, ...cc }, { ...good, ...o }, { idleMs: 1000, slackMs: 2000 }).map((v) => v.invariant);
+
+  test('a good run passes', () => assert.deepEqual(kinds({}), []));
+  test('the key, whole, lower-cased or %-encoded', () => {
+    assert.deepEqual(kinds({ stderr: 'medchat: warning: key sk-test-secretkey was refused\n' }), ['key']);
+    assert.deepEqual(kinds({ files: [{ path: 's.json', text: 'SECRET%4BEY-a1b2' }] }), ['key']);
+  });
+  test('a stack trace, two outcome lines, an error line on success', () => {
+    assert.ok(kinds({ code: 1, stderr: 'TypeError: x is not a function\n    at run (file:///x.js:1:2)\nmedchat: failed\n' }, { codes: [1] }).includes('stderr'));
+    assert.ok(kinds({ code: 1, stderr: 'medchat: one\nmedchat: two\n' }, { codes: [1] }).includes('stderr'));
+    assert.deepEqual(kinds({ stderr: 'medchat: something failed\n' }), ['stderr']);
+  });
+  test('stdout that is not a prefix, or short of what arrived, or a lost session turn', () => {
+    assert.ok(kinds({ stdout: Buffer.from('Sixty to two') }).includes('prefix'));
+    assert.ok(kinds({ code: 4, stdout: Buffer.from('Six') }, { codes: [4] }).includes('lost'));
+    assert.ok(kinds({ turn: { answer: 'Sixty', status: 'complete' } }).includes('session'));
+    assert.ok(kinds({ turn: { answer: good.turn!.answer, status: 'incomplete' } }).includes('session'));
+  });
+  test('a control on a terminal', () => {
+    assert.deepEqual(kinds({ tty: true, stdout: Buffer.from('Sixty to one hundred beats \x1b]52;c;eA==\x07') }), ['terminal']);
+    assert.deepEqual(kinds({ tty: true, stdout: Buffer.from('Sixty to one hundred beats \u202e') }), ['terminal']);
+    assert.deepEqual(kinds({ tty: true, stdout: Buffer.from('Sixty to one hundred beats \u009b31m') }), ['terminal']);
   });
 });

@@ -226,7 +226,9 @@ function frameBody(r: Prng, contentType: string, body: Buffer, cutAt: number | u
     if (framing === 'length' && !(open && cutAt === undefined)) headers['content-length'] = body.length;
     framed = sent;
   }
-  headers.connection = r.chance(0.5) ? 'close' : 'keep-alive';
+  // Every response says `connection: close` (and the server takes one request per connection):
+  // a pooled connection reused for the next case would test the harness, not medchat.
+  headers.connection = 'close';
   const wire = Buffer.concat([responseHead(200, headers), framed]);
   return splitAt(wire, splitPoints(r, wire));
 }

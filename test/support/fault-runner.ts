@@ -34,16 +34,26 @@ export function filesUnder(dir: string): Array<{ path: string; text: string }> {
   return out;
 }
 
-/** The last turn of the one session file under `dir`, with the session's id. */
-export function lastTurn(files: Array<{ path: string; text: string }>): { id?: string; turn?: Outcome['turn'] } {
-  const session = files.find((f) => /sessions[/\\][^/\\]+\.json$/.test(f.path));
-  if (!session) return {};
+/**
+ * The last turn of the newest session saved under `home`, read through medchat's own store (so
+ * the check holds whatever the file format becomes), with the session's id and its exports.
+ */
+export async function savedSession(home: string): Promise<{ id?: string; turn?: Outcome['turn']; exports: string[] }> {
+  const m = await load();
+  const store = new m.SessionStore(path.join(home, 'data', 'sessions'));
+  let id: string;
   try {
-    const data = JSON.parse(session.text) as { id: string; turns: Array<{ answer: string; status: string; error?: string }> };
+    id = store.resolve('latest');
+  } catch {
+    return { exports: [] };
+  }
+  try {
+    const data = store.load(id);
     const t = data.turns[data.turns.length - 1];
-    return { id: data.id, turn: t && { answer: t.answer, status: t.status, error: t.error } };
+    const exports = [m.sessionToMarkdown(data, { reasoning: true }), m.sessionToJson(data, { reasoning: true })];
+    return { id, turn: t && { answer: t.answer, status: t.status, error: t.error }, exports };
   } catch (err) {
-    return { turn: { answer: '', status: `unreadable session file: ${(err as Error).message}` } };
+    return { id, turn: { answer: '', status: `unreadable session: ${(err as Error).message}` }, exports: [] };
   }
 }
 
@@ -118,17 +128,7 @@ export async function runInProcess(c: FaultCase, baseUrl: string, home: string, 
   }
   const elapsedMs = Math.round(performance.now() - started);
   const files = filesUnder(home);
-  const { turn } = lastTurn(files);
-  const exports: string[] = [];
-  const session = files.find((f) => f.path.endsWith('.json') && f.path.includes('sessions'));
-  if (session) {
-    try {
-      const data = JSON.parse(session.text);
-      exports.push(m.sessionToMarkdown(data, { reasoning: true }), m.sessionToJson(data, { reasoning: true }));
-    } catch {
-      // an unreadable session is reported by the session invariant
-    }
-  }
+  const { turn, exports } = await savedSession(home);
   return { code, stdout: stdout.bytes(), stderr: stderr.bytes().toString('utf8'), elapsedMs, files, turn, exports, tty: c.tty };
 }
 
@@ -142,8 +142,7 @@ export async function runBinary(c: FaultCase, baseUrl: string, home: string, idl
   const r = await runCli(binaryArgs(c, idleSeconds), { baseUrl, home, env: { NO_COLOR: '1' }, timeoutMs: 20_000 });
   const elapsedMs = Math.round(performance.now() - started);
   const files = filesUnder(home);
-  const { id, turn } = lastTurn(files);
-  const exports: string[] = [];
+  const { id, turn, exports } = await savedSession(home);
   if (withExport && id) {
     const e = await runCli(['sessions', 'export', id, '--reasoning'], { home, env: { NO_COLOR: '1' }, timeoutMs: 10_000 });
     exports.push(e.stdout, e.stderr);
@@ -182,7 +181,7 @@ export async function runOnPty(c: FaultCase, baseUrl: string, home: string, idle
   const code = Number(fs.existsSync(exitFile) ? fs.readFileSync(exitFile, 'utf8').trim() : -1);
   fs.rmSync(exitFile, { force: true });
   const files = filesUnder(home);
-  const { turn } = lastTurn(files);
+  const { turn } = await savedSession(home);
   // On a terminal stdout and stderr are one stream: the text is checked as stdout, and the
   // stderr rules on the same text (an outcome line last, no stack trace).
   const text = output.toString('utf8').replace(/\r\n/g, '\n');

@@ -258,3 +258,20 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     },
   };
 }
+
+/**
+ * Send `head` then `filler` for ever (as fast as the client reads), until the client goes away
+ * or `maxBytes` have been sent: an endless line, body, header block or task record.
+ */
+export function sendEndless(socket: net.Socket, head: string, filler: string, maxBytes = 4 * 1024 ** 3): void {
+  const block = Buffer.from(filler.repeat(Math.ceil(65536 / filler.length)));
+  let sent = 0;
+  const pump = () => {
+    while (!socket.destroyed && sent < maxBytes) {
+      sent += block.length;
+      if (!socket.write(block)) return void socket.once('drain', pump);
+    }
+  };
+  socket.write(head);
+  pump();
+}
