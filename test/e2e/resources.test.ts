@@ -148,7 +148,7 @@ describe('against a server that never answers, every command ends within its dea
     args: () => string[];
     deadlineMs: number;
     codes: number[];
-    via?: 'refusing proxy' | 'silent proxy';
+    via?: 'refusing proxy' | 'closing proxy' | 'silent proxy' | 'tunnel to nowhere';
     /** The service's scheme behind a proxy (https needs CONNECT). */
     scheme?: 'http' | 'https';
   }
@@ -160,16 +160,25 @@ describe('against a server that never answers, every command ends within its dea
     { name: 'task 42 --wait --timeout 5', args: () => ['task', '42', '--wait', '--timeout', '5'], deadlineMs: 5000, codes: [1, 7] },
     { name: 'one-shot, http:// service behind a proxy that refuses CONNECT', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'refusing proxy', scheme: 'http' },
     { name: 'one-shot, https:// service behind a proxy that refuses CONNECT', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'refusing proxy', scheme: 'https' },
+    { name: 'one-shot, http:// service behind a proxy that closes CONNECT', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'closing proxy', scheme: 'http' },
     { name: 'task 42 --wait --timeout 5 behind a proxy that refuses CONNECT', args: () => ['task', '42', '--wait', '--timeout', '5'], deadlineMs: 5000, codes: [1, 7], via: 'refusing proxy', scheme: 'https' },
     { name: 'one-shot, http:// service behind a silent proxy', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'silent proxy', scheme: 'http' },
     { name: 'one-shot, https:// service behind a silent proxy', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'silent proxy', scheme: 'https' },
+    { name: 'one-shot, https:// service behind a proxy that accepts CONNECT and relays nothing', args: () => oneshot, deadlineMs: 2000, codes: [1], via: 'tunnel to nowhere', scheme: 'https' },
     { name: 'retexture --timeout 5 behind a silent proxy', args: () => ['retexture', '--image', png, '--timeout', '5', 'watercolour'], deadlineMs: 5000, codes: [1, 7], via: 'silent proxy', scheme: 'https' },
   ];
 
   for (const row of rows) {
     test(row.name, async (t) => {
       // Each row has its own proxy, so what it counts belongs to this row.
-      const refusing: RefusingProxy | undefined = row.via === 'refusing proxy' ? await startRefusingProxy() : undefined;
+      const refusing: RefusingProxy | undefined =
+        row.via === 'refusing proxy'
+          ? await startRefusingProxy()
+          : row.via === 'closing proxy'
+            ? await startRefusingProxy({ connect: 'close' })
+            : row.via === 'tunnel to nowhere'
+              ? await startRefusingProxy({ connect: 'accept' })
+              : undefined;
       const proxy: SilentServer | undefined = refusing ?? (row.via === 'silent proxy' ? await startSilentServer() : undefined);
       t.after(() => proxy?.close());
       // Behind a proxy the service has a name only the proxy could resolve: a request that skips the proxy fails at DNS.
@@ -177,11 +186,12 @@ describe('against a server that never answers, every command ends within its dea
       const env: Record<string, string> = { NO_COLOR: '1' };
       if (proxy) Object.assign(env, { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, https_proxy: proxy.url, http_proxy: proxy.url });
       const r = await runWatched(row.args(), { baseUrl, home: home(), env, timeoutMs: row.deadlineMs + 4000 });
-      const said = `exit ${r.code} after ${r.elapsedMs} ms (deadline ${row.deadlineMs} ms + 2 s); stderr ${JSON.stringify(r.stderr.slice(-400))}`;
+      const connects = refusing ? `; ${refusing.connects} CONNECT(s) to the proxy` : '';
+      const said = `exit ${r.code} after ${r.elapsedMs} ms (deadline ${row.deadlineMs} ms + 2 s)${connects}; stderr ${JSON.stringify(r.stderr.slice(-400))}`;
       assert.ok(r.elapsedMs <= row.deadlineMs + 2000 && !r.killed, `did not end in time: ${said}`);
       assertEndedWell(r, row.codes);
       if (proxy) assert.ok(proxy.connections > 0, `the request did not go through the proxy: ${said}`);
-      if (refusing) assert.ok(refusing.connects <= 5, `${refusing.connects} CONNECTs to a proxy that refuses them (bounded retries expected): ${said}`);
+      if (refusing) assert.ok(refusing.connects <= 5, `${refusing.connects} CONNECTs to the proxy (bounded retries expected): ${said}`);
     });
   }
 });

@@ -219,9 +219,11 @@ export interface RefusingProxy extends SilentServer {
 
 /**
  * A forward proxy that refuses CONNECT (403, then close, as a default squid does for a port it
- * does not allow) and holds plain forward-proxy requests unanswered (the upstream is silent).
+ * does not allow) — or, with `connect: 'accept'`, answers it with 200 and then relays nothing,
+ * or with `connect: 'close'` closes the connection without a word —
+ * and holds plain forward-proxy requests unanswered (the upstream is silent).
  */
-export async function startRefusingProxy(): Promise<RefusingProxy> {
+export async function startRefusingProxy(opts: { connect?: 'refuse' | 'accept' | 'close' } = {}): Promise<RefusingProxy> {
   const sockets = new Set<net.Socket>();
   const state = { connections: 0, connects: 0, forwards: 0 };
   const server = net.createServer((s) => {
@@ -232,6 +234,8 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     readRequest(s, (req) => {
       if (req.method === 'CONNECT') {
         state.connects++;
+        if (opts.connect === 'accept') return void s.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (opts.connect === 'close') return void s.destroy();
         s.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 26\r\nconnection: close\r\n\r\nCONNECT to this port: no\r\n');
       } else {
         state.forwards++;
