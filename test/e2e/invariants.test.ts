@@ -6,6 +6,7 @@
 // on a pseudo-terminal.
 //
 // Replay a failure: MEDCHAT_SEED=<seed> [MEDCHAT_FAULT_ONLY=<case>] node test/run.mjs e2e/invariants
+// (with MEDCHAT_FAULT_ONLY the case is printed first: the answer, the allowed exit codes, every write)
 // More cases: MEDCHAT_FAULT_CASES=<n> (in-process), MEDCHAT_FAULT_BINARY_CASES=<n>, MEDCHAT_FAULT_PTY_CASES=<n>;
 // MEDCHAT_FAULT_SHOW=<n> lists more broken cases per invariant.
 import assert from 'node:assert/strict';
@@ -33,6 +34,14 @@ interface Failure {
   c: FaultCase;
   mode: string;
   v: Violation;
+}
+
+/** With MEDCHAT_FAULT_ONLY: print the case — what the service sent, write by write — before running it. */
+function dump(c: FaultCase): void {
+  if (ONLY === undefined) return;
+  const { plans, ...rest } = c;
+  console.log(`# case ${c.index}: ${JSON.stringify(rest, null, 1)}`);
+  plans.forEach((p, i) => console.log(`# request ${i + 1} (then ${p.end}):\n${p.writes.map((w) => `#   ${JSON.stringify(w.toString('latin1'))}`).join('\n')}`));
 }
 
 const replay = (c: FaultCase) => `MEDCHAT_SEED=${SEED} MEDCHAT_FAULT_ONLY=${c.index}`;
@@ -79,6 +88,7 @@ describe(`fault harness (seed ${SEED})`, () => {
 
     await pool(indices(0, IN_PROCESS), 12, async (i) => {
       const c = generateCase(run, i);
+      dump(c);
       const base = server.addCase(`p${i}`, c.plans);
       const o = await runInProcess(c, base, home(), 1, 15_000);
       counts.inProcess++;
@@ -86,6 +96,7 @@ describe(`fault harness (seed ${SEED})`, () => {
     });
     await pool(indices(BINARY_BASE, BINARY), 4, async (i) => {
       const c = { ...generateCase(run, i), tty: false };
+      dump(c);
       const base = server.addCase(`b${i}`, c.plans);
       const o = await runBinary(c, base, home(), 2, i % 3 === 0);
       counts.binary++;
@@ -93,6 +104,7 @@ describe(`fault harness (seed ${SEED})`, () => {
     });
     await pool(indices(PTY_BASE, PTY), 4, async (i) => {
       const c = { ...generateCase(run, i), tty: true };
+      dump(c);
       const base = server.addCase(`t${i}`, c.plans);
       const o = await runOnPty(c, base, home(), 2);
       counts.pty++;
