@@ -27,6 +27,8 @@ const PTY = hasScript ? countFromEnv('MEDCHAT_FAULT_PTY_CASES', 8) : 0;
 /** Binary and pty cases are numbered after these, so each index names one case of the seed. */
 /** How many broken cases each failing invariant lists (MEDCHAT_FAULT_SHOW). */
 const SHOW = countFromEnv('MEDCHAT_FAULT_SHOW', 8);
+/** The binary's --idle-timeout: its start-up (up to a second on a busy machine) must fit inside it for the left-open check. */
+const BINARY_IDLE_S = 3;
 const BINARY_BASE = 100_000;
 const PTY_BASE = 200_000;
 
@@ -98,17 +100,17 @@ describe(`fault harness (seed ${SEED})`, () => {
       const c = { ...generateCase(run, i), tty: false };
       dump(c);
       const base = server.addCase(`b${i}`, c.plans);
-      const o = await runBinary(c, base, home(), 2, i % 3 === 0);
+      const o = await runBinary(c, base, home(), BINARY_IDLE_S, i % 3 === 0);
       counts.binary++;
-      for (const v of checkOutcome(c, o, { idleMs: 2000, slackMs: 2500 })) failures.push({ c, mode: 'binary', v });
+      for (const v of checkOutcome(c, o, { idleMs: BINARY_IDLE_S * 1000, slackMs: 2500 })) failures.push({ c, mode: 'binary', v });
     });
     await pool(indices(PTY_BASE, PTY), 4, async (i) => {
       const c = { ...generateCase(run, i), tty: true };
       dump(c);
       const base = server.addCase(`t${i}`, c.plans);
-      const o = await runOnPty(c, base, home(), 2);
+      const o = await runOnPty(c, base, home(), BINARY_IDLE_S);
       counts.pty++;
-      for (const v of checkOutcome(c, o, { idleMs: 2000, slackMs: 2500 })) failures.push({ c, mode: 'pty', v });
+      for (const v of checkOutcome(c, o, { idleMs: BINARY_IDLE_S * 1000, slackMs: 2500 })) failures.push({ c, mode: 'pty', v });
     });
     const line = `# fault cases: ${counts.inProcess} in-process, ${counts.binary} binary, ${counts.pty} on a pty, seed ${SEED}; ${failures.length} violation(s)`;
     console.log(line);
