@@ -44,7 +44,10 @@ export function registerSecret(secret: string | undefined): void {
   if (!s || s.length < 6 || known.has(s)) return;
   known.add(s);
   const mask = maskKey(s);
-  const variants = new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]);
+  // As sent, URL-encoded (the usual way, and with every punctuation mark as %XX, as some
+  // encoders do), and JSON-escaped.
+  const percentAll = s.replace(/[^A-Za-z0-9]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+  const variants = new Set([s, encodeURIComponent(s), percentAll, JSON.stringify(s).slice(1, -1)]);
   for (const v of variants) {
     const text = fold(v);
     const size = Math.min(RUN_LENGTH, text.length);

@@ -182,5 +182,5 @@ test('a summary that echoes the key is masked before it is kept (saved in the se
   t.after(() => double.close());
   double.chat.enqueue({ content: [`Patient on warfarin. Key seen: ${KEY.toLowerCase()}`] });
   const summary = await requestSummary(testSettings(double.url, { apiKey: KEY }), undefined, [{ role: 'user', content: 'q' }], { maxTokens: 100 });
-  assert.equal(summary, 'Patient on warfarin. Key seen: sk-…a1b2');
+  assert.equal(summary.text, 'Patient on warfarin. Key seen: sk-…a1b2');
 });

@@ -102,10 +102,11 @@ function codesFor(delivered: SseEvent[], closedAfter: boolean): { codes: number[
     if (e.kind === 'usage') usage = true;
     if (e.kind === 'done') done = true;
   }
-  const final = finish === 'stop' ? (content ? [0] : [8]) : finish ? [8] : content ? [0, 8] : [8];
+  const text = content.trim() !== ''; // whitespace alone is no answer text (exit 8)
+  const final = finish === 'stop' ? (text ? [0] : [8]) : finish ? [8] : text ? [0, 8] : [8];
   if (done || (finish && usage)) return { codes: final, ended: true };
   if (finish) return { codes: [...final, 4], ended: closedAfter };
-  return { codes: content ? [4] : [1, 4], ended: false };
+  return { codes: text ? [4] : [1, 4], ended: false };
 }
 
 type Ending = 'complete-close' | 'complete-open' | 'complete-rst' | 'cut-close' | 'cut-rst' | 'cut-stall';

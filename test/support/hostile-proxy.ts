@@ -29,7 +29,7 @@ export async function startHostileProxy(mode: 'refuse' | 'login' | 'close' | 'si
       if (!head.includes('\r\n\r\n')) return;
       requests++;
       head = '';
-      if (mode === 'refuse') socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: 17\r\nconnection: close\r\n\r\nAccess denied (0)');
+      if (mode === 'refuse') socket.end('HTTP/1.1 403 Forbidden\r\nx-squid-error: ERR_ACCESS_DENIED 0\r\ncontent-type: text/plain\r\ncontent-length: 17\r\nconnection: close\r\n\r\nAccess denied (0)');
       else if (mode === 'login') socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="proxy"\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
       else if (mode === 'close') socket.destroy();
       // silent: read and say nothing

@@ -1,7 +1,7 @@
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
-import { causeCode, causeMessages, describeConnectionFailure, hostOf } from '../network-errors.js';
+import { causeCode, causeMessages, describeConnectionFailure, hostOf, proxyAuthError } from '../network-errors.js';
 import { getFetch, proxyFor } from '../http.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
@@ -76,6 +76,8 @@ export async function callService(conn: ServiceConnection, method: 'GET' | 'POST
   } finally {
     timer.dispose();
   }
+  const refusal = proxyRefusal(res, conn.baseUrl);
+  if (refusal) throw refusal;
   const contentType = res.headers.get('content-type') ?? '';
   let json: unknown;
   let isJson = false;
@@ -168,13 +170,7 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
   }
   const proxy = proxyFor(baseUrl);
   const proxyStatus = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err))?.[1] : undefined;
-  if (proxy && proxyStatus === '407') {
-    return new MedchatError(
-      `the proxy ${proxy.host} asks for a login (407); put it in the proxy address: HTTPS_PROXY=http://user:password@${proxy.host}`,
-      ExitCode.failure,
-      'proxy-refused',
-    );
-  }
+  if (proxy && proxyStatus === '407') return proxyAuthError(proxy, baseUrl);
   if (/redirect count exceeded/i.test(causeMessages(err))) {
     return new MedchatError(`${where} redirects in a loop (more than 20 redirects); check the address, or try again later`, ExitCode.failure, 'network');
   }
@@ -252,4 +248,22 @@ export function describeHttpFailure(res: ServiceResponse, what: string): Medchat
 /** Transient failures worth another try while following a task. */
 export function isTransient(err: MedchatError): boolean {
   return ['rate-limit', 'timeout', 'server', 'network', 'malformed'].includes(err.kind);
+}
+
+/**
+ * An answer made by the proxy itself (the plain forward form of an http:// service puts the
+ * proxy's refusals where the service's answers go): a 407, or a response that carries a proxy's
+ * own error header (squid's `X-Squid-Error`, RFC 9209's `Proxy-Status`). Not retried.
+ */
+function proxyRefusal(res: Response, baseUrl: string): MedchatError | undefined {
+  const proxy = proxyFor(baseUrl);
+  if (!proxy || res.status < 400) return undefined;
+  if (res.status === 407) return proxyAuthError(proxy, baseUrl);
+  const mark = res.headers.get('x-squid-error') ?? res.headers.get('proxy-status');
+  if (!mark) return undefined;
+  return new MedchatError(
+    `the proxy ${proxy.host} could not reach ${hostOf(baseUrl)} (${res.status}: ${sanitizeForTerminal(shortReason(mark, 60))}); ask its operator to allow it, or set NO_PROXY if the service is inside your network`,
+    ExitCode.failure,
+    'proxy-refused',
+  );
 }

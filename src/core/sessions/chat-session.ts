@@ -261,7 +261,13 @@ export class ChatSession {
       await new Promise<void>((r) => (wake = r));
       wake = undefined;
     }
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) {
+      // A body of events cut off part-way: what arrived is shown and kept before the error.
+      const partial = (failure as { partial?: ChatResult }).partial;
+      if (partial?.reasoning) yield { type: 'reasoning', text: partial.reasoning };
+      if (partial?.content) yield { type: 'content', text: partial.content };
+      throw failure;
+    }
     const r = result!;
     if (r.reasoning) yield { type: 'reasoning', text: r.reasoning };
     if (r.content) yield { type: 'content', text: r.content };
