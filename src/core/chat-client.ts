@@ -251,6 +251,7 @@ export async function completeChat(
       step = await gen.next();
     }
     const response = step.value as Response;
+    if (/event-stream/i.test(response.headers.get('content-type') ?? '')) return await resultFromEventStream(response, ex!, settings);
     const text = await readBodyText(response);
     if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
       throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
@@ -299,6 +300,8 @@ async function readBodyText(response: Response): Promise<string> {
 
 /** What a cut-off body of events still holds, or undefined when it holds no answer text. */
 function partialAnswer(err: unknown, settings: ClientSettings): ChatResult | undefined {
+  const kept = (err as { partialResult?: ChatResult } | undefined)?.partialResult;
+  if (kept) return kept;
   const text = (err as { partialText?: unknown } | undefined)?.partialText;
   if (typeof text !== 'string' || !looksLikeEvents(text)) return undefined;
   let result: ChatResult | undefined;
@@ -345,4 +348,46 @@ function resultFromChunks(chunks: Iterable<RawChunk>, settings: ClientSettings):
     content = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
   }
   return { id, model, content, reasoning, usage, finishReason };
+}
+
+/**
+ * Events sent to a whole-answer request (`--no-stream`): read as a stream, so `[DONE]`, or a
+ * finish reason with the usage, ends the answer even if the service leaves the response open,
+ * and an answer cut off keeps what arrived (on the error, as `partialResult`).
+ */
+async function resultFromEventStream(response: Response, ex: Exchange, settings: ClientSettings): Promise<ChatResult> {
+  const chunks: RawChunk[] = [];
+  let finished = false;
+  let ended = false;
+  const keepPartial = (err: unknown) => {
+    const partial = resultFromChunks(chunks, settings);
+    if (partial && (partial.content || partial.reasoning) && err && typeof err === 'object') Object.assign(err, { partialResult: partial });
+    return err;
+  };
+  try {
+    for await (const raw of chunksOf(response, ex)) {
+      if (raw && typeof raw === 'object' && !Array.isArray(raw.choices) && (raw.error !== undefined || raw.message !== undefined)) {
+        throw new APIError(undefined, (raw.error ?? raw) as object, undefined, undefined);
+      }
+      chunks.push(raw);
+      if (raw && typeof raw === 'object' && firstChoice(raw)?.finish_reason) finished = true;
+      if (raw?.usage && finished) {
+        ended = true;
+        break;
+      }
+    }
+  } catch (err) {
+    throw keepPartial(err);
+  }
+  const result = resultFromChunks(chunks, settings);
+  if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+  if (!ended && !finished && !ex.monitor.sawDone) {
+    const cut = result.content || result.reasoning;
+    throw keepPartial(
+      cut
+        ? new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete')
+        : new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network'),
+    );
+  }
+  return result;
 }

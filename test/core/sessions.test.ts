@@ -82,7 +82,10 @@ test('resuming: latest, an id prefix, and the conversation goes on with the earl
   const b = ChatSession.open(settings(), { store });
   await ask(b, 'second conversation');
   assert.equal(store.latest(), b.id);
-  const resumed = ChatSession.open(settings(), { store, resume: a.id.slice(0, 17) });
+  // The shortest prefix (17 characters at least) that is a's alone: both ids may share a second.
+  let n = 17;
+  while (b.id.startsWith(a.id.slice(0, n))) n++;
+  const resumed = ChatSession.open(settings(), { store, resume: a.id.slice(0, n) });
   assert.equal(resumed.id, a.id);
   assert.ok(resumed.resumed);
   await ask(resumed, 'follow-up');

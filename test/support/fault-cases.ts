@@ -163,7 +163,8 @@ function answerPlan(r: Prng, label: string[], opts: { sse: boolean }): Omit<Faul
     const obj = { id: ID, object: 'chat.completion', created: 1, model: 'medical-large-latest', choices: [{ index: 0, message, finish_reason: a.finish }], usage: USAGE };
     const body = Buffer.from(r.chance(0.3) ? JSON.stringify(obj, null, 2) : JSON.stringify(obj));
     const cutAt = cut ? r.int(0, body.length - 1) : undefined;
-    const final = a.finish === 'stop' ? (a.content ? [0] : [8]) : a.finish ? [8] : a.content ? [0, 8] : [8];
+    const text = a.content.trim() !== ''; // whitespace alone is no answer text (exit 8)
+    const final = a.finish === 'stop' ? (text ? [0] : [8]) : a.finish ? [8] : text ? [0, 8] : [8];
     const codes = cut ? [1, 4] : ending === 'complete-close' ? final : [...final, 1, 4];
     return {
       plans: [{ writes: frameBody(r, 'application/json', body, cutAt, !cut && end === 'stall'), end, pauseMs: r.chance(0.1) ? 2 : 0 }],
