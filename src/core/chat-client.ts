@@ -201,7 +201,10 @@ export async function* streamChat(
     if (opts.signal?.aborted) throw interrupted();
     const verdict = finishReason && exchange.monitor.idleExpired ? undefined : monitorVerdict(exchange, settings, midAnswer);
     if (verdict) throw verdict;
-    if (!exchange.monitor.sawDone && !finishReason) {
+    // A whole JSON completion (sent to a stream request) that parsed is complete, finish_reason or not.
+    const type = response.headers.get('content-type') ?? '';
+    const wholeCompletion = chunks > 0 && /json/i.test(type) && !/event-stream/i.test(type);
+    if (!exchange.monitor.sawDone && !finishReason && !wholeCompletion) {
       // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
       if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
         throw new MedchatError('the service replied with something that is not an answer stream', ExitCode.failure, 'malformed');

@@ -105,7 +105,8 @@ function codesFor(delivered: SseEvent[], closedAfter: boolean): { codes: number[
   const text = content.trim() !== ''; // whitespace alone is no answer text (exit 8)
   const final = finish === 'stop' ? (text ? [0] : [8]) : finish ? [8] : text ? [0, 8] : [8];
   if (done || (finish && usage)) return { codes: final, ended: true };
-  if (finish) return { codes: [...final, 4], ended: closedAfter };
+  // Cut after a finish_reason but before usage/[DONE]: with no text delivered, a network failure (1) is true too.
+  if (finish) return { codes: text ? [...final, 4] : [...final, 1, 4], ended: closedAfter };
   return { codes: text ? [4] : [1, 4], ended: false };
 }
 
