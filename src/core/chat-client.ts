@@ -1,8 +1,9 @@
 import OpenAI, { APIError } from 'openai';
 import { Stream } from 'openai/core/streaming';
-import { chunksFromBody, chunksFromEvents, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
+import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
+import { partialAnswer, readBodyText, resultFromChunks } from './whole-answer.js';
 import { buildChatBody, type WireMessage } from './chat-request.js';
-import type { ChatEvent, ChatResult, Usage } from './chat-events.js';
+import type { ChatEvent, ChatResult } from './chat-events.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { httpFetch } from './http-transport.js';
@@ -259,14 +260,14 @@ export async function completeChat(
     if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
       throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
     }
-    const result = resultFromChunks(chunksFromBody(text, response.headers.get('content-type') ?? ''), settings);
+    const result = resultFromChunks(chunksFromBody(text, response.headers.get('content-type') ?? ''), settings.thinking);
     if (!result) {
       throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
     }
     return result;
   } catch (err) {
     // Events sent to a whole-answer request and cut off: what arrived is kept with the error.
-    const partial = partialAnswer(err, settings);
+    const partial = partialAnswer(err, settings.thinking);
     if (partial) {
       const failure = opts.signal?.aborted ? interrupted() : (monitorVerdict(ex, settings, true) ?? describeServiceError(err, { ...settings, midAnswer: true }));
       throw Object.assign(failure, { partial });
@@ -288,71 +289,6 @@ export async function completeChat(
   }
 }
 
-/** The body as text; when reading fails part-way, the error carries what arrived (`partialText`). */
-async function readBodyText(response: Response): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
-    return text + decoder.decode();
-  } catch (err) {
-    if (err && typeof err === 'object') Object.assign(err, { partialText: text });
-    throw err;
-  }
-}
-
-/** What a cut-off body of events still holds, or undefined when it holds no answer text. */
-function partialAnswer(err: unknown, settings: ClientSettings): ChatResult | undefined {
-  const kept = (err as { partialResult?: ChatResult } | undefined)?.partialResult;
-  if (kept) return kept;
-  const text = (err as { partialText?: unknown } | undefined)?.partialText;
-  if (typeof text !== 'string' || !looksLikeEvents(text)) return undefined;
-  let result: ChatResult | undefined;
-  try {
-    // Only whole events: the last one may have been cut inside its JSON.
-    const whole = text.slice(0, Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\n\r\n')) + 2);
-    result = resultFromChunks(chunksFromEvents(whole), settings);
-  } catch {
-    return undefined;
-  }
-  return result && (result.content || result.reasoning) ? result : undefined;
-}
-
-/** One answer from the chunks of a whole body (a completion, or events), or undefined when none holds a choice. */
-function resultFromChunks(chunks: Iterable<RawChunk>, settings: ClientSettings): ChatResult | undefined {
-  let content = '';
-  let reasoning = '';
-  let sawReasoningField = false;
-  let finishReason: string | undefined;
-  let usage: Usage | undefined;
-  let id: string | undefined;
-  let model: string | undefined;
-  let choices = 0;
-  for (const raw of chunks) {
-    if (!raw || typeof raw !== 'object') continue;
-    id ??= raw.id;
-    model ??= raw.model;
-    if (raw.usage) usage = raw.usage;
-    const choice = firstChoice(raw);
-    if (!choice) continue;
-    choices++;
-    const delta = choice.delta ?? choice.message ?? {};
-    const r = textOf(delta.reasoning_content ?? delta.reasoning);
-    if (r) sawReasoningField = true;
-    reasoning += r;
-    content += textOf(delta.content);
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-  }
-  if (!choices) return undefined;
-  if (!sawReasoningField) {
-    const splitter = new ThinkTagSplitter(settings.thinking);
-    const pieces = [...splitter.push(content), ...splitter.end()];
-    reasoning = pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join('');
-    content = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
-  }
-  return { id, model, content, reasoning, usage, finishReason };
-}
-
 /**
  * Events sent to a whole-answer request (`--no-stream`): read as a stream, so `[DONE]`, or a
  * finish reason with the usage, ends the answer even if the service leaves the response open,
@@ -363,7 +299,7 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
   let finished = false;
   let ended = false;
   const keepPartial = (err: unknown) => {
-    const partial = resultFromChunks(chunks, settings);
+    const partial = resultFromChunks(chunks, settings.thinking);
     if (partial && (partial.content || partial.reasoning) && err && typeof err === 'object') Object.assign(err, { partialResult: partial });
     return err;
   };
@@ -382,7 +318,7 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
   } catch (err) {
     throw keepPartial(err);
   }
-  const result = resultFromChunks(chunks, settings);
+  const result = resultFromChunks(chunks, settings.thinking);
   if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
   if (!ended && !finished && !ex.monitor.sawDone) {
     const cut = result.content || result.reasoning;
