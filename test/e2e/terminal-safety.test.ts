@@ -67,7 +67,8 @@ async function onTerminal(args: string[], home: string, extraEnv: Record<string,
 /** What HOSTILE looks like when shown safely. */
 const SHOWN = /Dose: 5 mg␛\]0;PWNED-TITLE␇␛\]2;PWNED-TITLE2␛\\ clip␛\]52;c;cm0gLXJmIH4=␇ link␛\]8;;http:\/\/evil\.example␇here␛\]8;;␇ alt␛\[\?1049h move␛\[5A␛\[2K c1� ?2J bidi <U\+202E>50 mg<U\+202C> and <U\+2066>iso<U\+2069> end/;
 
-describe('saved answers on a terminal', { concurrency: 3 }, () => {
+// One at a time: the tests share one double, and a script enqueued by one must reach its own request.
+describe('saved answers on a terminal', () => {
   test('sessions export <id> on a terminal: escape sequences and bidi overrides are shown, never obeyed', { skip: tmuxSkip }, async () => {
     const { home, id } = await savedHostileSession();
     const { code, screen } = await onTerminal(['sessions', 'export', id, '--reasoning'], home);
@@ -116,7 +117,7 @@ describe('saved answers on a terminal', { concurrency: 3 }, () => {
   });
 });
 
-describe('the chat screen', { concurrency: 2 }, () => {
+describe('the chat screen', () => {
   const checkPane = (pane: TmuxPane) => {
     const screen = pane.screen();
     const title = pane.tmux('display-message', '-p', '-t', pane.name, '#{pane_title}').trim();
