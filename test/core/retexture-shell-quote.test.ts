@@ -7,20 +7,9 @@ import { describe, it } from 'node:test';
 import { shellQuote } from '../../src/core/shell-quote.js';
 import { isUsableTaskId } from '../../src/core/retexture/task-id.js';
 import { comeBackCommand } from '../../src/core/retexture/task-poll.js';
+import { seededRandom } from '../support/prng.js';
 
 const SEED = Number(process.env.MEDCHAT_SEED ?? Date.now() % 1_000_000);
-
-/** mulberry32: small, seeded, good enough to pick characters. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Everything a shell treats specially, plus plain characters, whitespace, newlines and non-ASCII.
 const ALPHABET = [..."abcXYZ019-_./ '\"\\`$!;|&<>(){}[]*?#~=%^,:@+\t\n\r", 'é', '中', '\u202e', '\u0007', '\u001b'];
@@ -44,7 +33,7 @@ describe('shellQuote', () => {
   });
 
   it(`any word comes back from sh exactly, running nothing else (seed ${SEED})`, (t) => {
-    const rand = prng(SEED);
+    const rand = seededRandom(SEED);
     const words = Array.from({ length: 400 }, () => word(rand));
     // One sh run: each quoted word is an argument to printf, NUL-separated on the way back.
     const script = `printf '%s\\0' ${words.map(shellQuote).join(' ')}`;
@@ -58,7 +47,7 @@ describe('shellQuote', () => {
   });
 
   it(`a suggested command for any usable id runs medchat with exactly that id (seed ${SEED})`, () => {
-    const rand = prng(SEED + 1);
+    const rand = seededRandom(SEED + 1);
     const ids: string[] = [];
     while (ids.length < 200) {
       const w = word(rand);

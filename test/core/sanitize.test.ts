@@ -5,20 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { jsonForTerminal, needsSanitizing, sanitizeForTerminal, sanitizeLine } from '../../src/core/sanitize.js';
+import { seededRandom } from '../support/prng.js';
 
 const SEED = Number(process.env.MEDCHAT_SEED ?? Date.now() % 2 ** 31);
 const CASES = 2000;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 // Pieces a hostile answer is made of: whole escape sequences and single characters.
 const PIECES = [
@@ -38,7 +28,7 @@ function hostile(rand: () => number): string {
 
 function withSeed(fn: (rand: () => number) => void): void {
   try {
-    fn(mulberry32(SEED));
+    fn(seededRandom(SEED));
   } catch (err) {
     console.error(`sanitize invariants failed with MEDCHAT_SEED=${SEED}`);
     throw err;

@@ -9,7 +9,8 @@ import { redactEvents } from '../../src/core/redact-events.js';
 import { StreamRedactor, clearSecrets, maskKey, redact, redactedJson, registerSecret } from '../../src/core/secret-redactor.js';
 import { startServiceDouble } from '../../src/double/index.js';
 import { requestSummary } from '../../src/core/summarise.js';
-import { keyRunIn, runSeed, seededRandom } from '../support/key-runs.js';
+import { keyRunIn, runSeed } from '../support/key-runs.js';
+import { seededRandom } from '../support/prng.js';
 import { testSettings } from '../support/settings.js';
 
 const KEY = 'sk-test-SECRETKEY-a1b2';

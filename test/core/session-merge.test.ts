@@ -10,7 +10,8 @@ import { nodeFileOps } from '../../src/core/io/file-ops.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { mergeSessions } from '../../src/core/sessions/session-merge.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, type SessionData, type StoredTurn } from '../../src/core/sessions/store.js';
-import { SEED, mulberry32 } from '../support/faulty-fs.js';
+import { SEED } from '../support/faulty-fs.js';
+import { seededRandom } from '../support/prng.js';
 import { testSettings } from '../support/settings.js';
 
 /**
@@ -36,7 +37,7 @@ test('seeded interleavings of several writers: every turn of every writer is in 
   const cases = 40;
   for (let c = 0; c < cases; c++) {
     const seed = SEED + c;
-    const random = mulberry32(seed);
+    const random = seededRandom(seed);
     const why = `case ${c}, seed ${seed} (replay with MEDCHAT_SEED=${SEED})`;
     const dir = sessionsDir();
     const origin = ChatSession.open(settings, { store: new SessionStore(dir, { fileOps: fast }) });

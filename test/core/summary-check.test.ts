@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractFacts, listFacts, missingFacts, normaliseForCheck } from '../../src/core/summary-check.js';
+import { seededRandom } from '../support/prng.js';
 
 const labels = (text: string | string[]) => extractFacts(Array.isArray(text) ? text : [text]).map((f) => f.label);
 const missing = (source: string, summary: string) => missingFacts(extractFacts([source]), summary).map((f) => f.label);
@@ -81,21 +82,9 @@ test('normalising: doses in one spelling, whitespace collapsed', () => {
   assert.equal(listFacts(extractFacts(['allergic to penicillin, latex, codeine, sulfa and iodine'])), 'penicillin allergy, latex allergy, codeine allergy, sulfa allergy and 1 more');
 });
 
-/** Seeded PRNG (mulberry32): `MEDCHAT_SEED=<n>` replays a failing run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('property: a fact stated in the source is kept by a summary restating it in another spelling, and missed when left out', () => {
   const seed = Number(process.env.MEDCHAT_SEED ?? Date.now() % 1_000_000);
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const drugs = ['warfarin', 'metformin', 'apixaban', 'amlodipine', 'digoxin', 'bisoprolol', 'ramipril', 'sertraline'];
   const units = [['mg', 'MG', 'milligrams'], ['mcg', 'µg', 'ug', 'micrograms'], ['units', 'Units'], ['mL', 'ml']];

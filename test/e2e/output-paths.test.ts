@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { BIN, REPO, cliEnv, runCli, tempHome } from '../support/cli.js';
+import { seededRandom } from '../support/prng.js';
 
 let double: ServiceDouble;
 const homes: string[] = [];
@@ -112,13 +113,7 @@ describe('a reader that goes away', () => {
 
 describe('a reader that leaves at a random point (seeded; MEDCHAT_SEED=<n> replays)', { concurrency: 4 }, () => {
   const seed = Number(process.env.MEDCHAT_SEED ?? Date.now() % 2 ** 31);
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const rand = seededRandom(seed);
   const cases = Array.from({ length: 12 }, () => ({ after: Math.floor(rand() * WHOLE.length * 1.1), pace: Math.floor(rand() * 4), json: rand() < 0.25 }));
   cases.forEach((c, i) => {
     test(`case ${i}: the reader leaves after ${c.after} bytes${c.json ? ' (--jsonl)' : ''}: exit 0, quiet, and the session holds at least what the reader got`, async () => {

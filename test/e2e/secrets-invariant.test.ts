@@ -10,7 +10,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { runCli, tempHome } from '../support/cli.js';
-import { keyRunIn, runSeed, seededRandom } from '../support/key-runs.js';
+import { keyRunIn, runSeed } from '../support/key-runs.js';
+import { seededRandom } from '../support/prng.js';
 
 let double: ServiceDouble;
 const homes: string[] = [];

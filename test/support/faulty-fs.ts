@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileOps } from '../../src/core/io/file-ops.js';
+import { seededRandom } from './prng.js';
 
 /**
  * Fault injection for file writes, the way SQLite tests its I/O: the real file system, with one
@@ -22,17 +23,6 @@ export interface FaultCase {
 
 export const SEED = process.env.MEDCHAT_SEED ? Number(process.env.MEDCHAT_SEED) : Math.floor(Math.random() * 2 ** 31);
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function errno(code: string): NodeJS.ErrnoException {
   const e = new Error(`${code}: injected fault`) as NodeJS.ErrnoException;
   e.code = code;
@@ -49,7 +39,7 @@ export class FaultyFileOps implements FileOps {
 
   /** `full`: the disk is full from the start (every write fails with ENOSPC). */
   constructor(private readonly fault: { seed?: number; at?: number; kind?: FaultKind; full?: boolean } = {}) {
-    this.random = mulberry32(fault.seed ?? SEED);
+    this.random = seededRandom(fault.seed ?? SEED);
     this.full = fault.full === true;
   }
 

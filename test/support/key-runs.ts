@@ -1,18 +1,6 @@
 // The secrets invariant and its seeded case generator: no run of 8 or more consecutive characters
 // of the key (case-insensitive, also after URL-decoding) appears in anything a user or a file can see.
 
-/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same cases. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The seed for this run: MEDCHAT_SEED=<n> replays one, else a fresh one (print it on failure). */
 export function runSeed(): number {
   const fromEnv = Number(process.env.MEDCHAT_SEED);
