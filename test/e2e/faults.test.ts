@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/double/index.js';
-import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
+import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
@@ -456,12 +456,6 @@ const cases: Case[] = [
     check: (e) => assert.equal(e.double.chat.requests[0]!.path, '/v1/chat/completions'),
   },
 ];
-
-/** Every file under `dir` (recursively). */
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
-}
 
 describe('one-shot fault matrix', { concurrency: 4 }, () => {
   for (const c of cases) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { runCli, tempHome } from '../support/cli.js';
+import { filesUnder, runCli, tempHome } from '../support/cli.js';
 import { keyRunIn, runSeed } from '../support/key-runs.js';
 import { seededRandom } from '../support/prng.js';
 
@@ -25,14 +25,6 @@ after(async () => {
 
 const CASES = Number(process.env.MEDCHAT_SECRET_CASES) || 60;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+=_-';
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
-}
 
 /** One generated case: a key, what the service sends back, and how medchat is asked. */
 function generate(rnd: () => number) {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
+import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -15,15 +15,6 @@ before(async () => {
 after(() => double.close());
 
 const MASKED = `sk-…${TEST_KEY.slice(-4)}`;
-
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
-}
 
 function assertKeyNowhere(key: string, home: string, ...outputs: string[]): void {
   for (const o of outputs) assert.ok(!o.includes(key), `the key was printed:\n${o.slice(0, 500)}`);

@@ -54,6 +54,15 @@ export function cliEnv(opts: CliOptions): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Every file under `dir`, recursively (none when it does not exist): where a run may have written. */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
+}
+
 /** Run the built `bin/medchat.js` as a user would, and collect what it printed and how it ended. */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
