@@ -1,7 +1,8 @@
 // Build step (not shipped): bundles src/ into dist/: one entry file plus lazily loaded chunks (the chat screen, openai…),
 // so `--version`, `--help` and one-shot mode never parse Ink or React.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { noticesText } from './notices.mjs';
 
 // yoga-layout (Ink's layout engine) carries its wasm as a base64 data: URL and, when `fetch` exists, loads it with
 // fetch(). In Node the first read of the global `fetch` loads undici, and fetching a data: URL runs all of it: ~25 ms
@@ -179,7 +180,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const tmp = `dist.tmp-${process.pid}`;
 const old = `dist.old-${process.pid}`;
 
-await build({
+const result = await build({
   entryPoints: { medchat: 'src/main.ts' },
   outdir: tmp,
   bundle: true,
@@ -200,7 +201,10 @@ await build({
   },
   plugins: [yogaWithoutFetch, textPatches],
   logLevel: 'warning',
+  metafile: true,
 });
+// The licences of what was bundled travel with it (see bin/notices.mjs).
+writeFileSync(`${tmp}/THIRD-PARTY-NOTICES.md`, noticesText(result.metafile, pkg));
 
 if (existsSync('dist')) renameSync('dist', old);
 renameSync(tmp, 'dist');

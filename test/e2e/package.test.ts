@@ -54,6 +54,14 @@ test('the tarball ships only what runs: bin, dist, package.json, README, licence
   assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/')));
 });
 
+test('the tarball carries the licence and the third-party notices, installed beside the program', () => {
+  assert.ok(files.includes('LICENSE'), 'LICENSE is in the tarball');
+  assert.ok(files.includes('dist/THIRD-PARTY-NOTICES.md'), 'the notices are in the tarball');
+  const installed = path.join(path.dirname(fs.realpathSync(bin)), '..');
+  assert.match(fs.readFileSync(path.join(installed, 'LICENSE'), 'utf8'), /^MIT License/);
+  assert.match(fs.readFileSync(path.join(installed, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8'), /^## ink \d/m);
+});
+
 test('installed from the tarball into an empty folder: --version', async () => {
   const v = await run(['--version']);
   assert.equal(v.status, 0, v.stderr);
