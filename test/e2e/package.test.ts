@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO, TEST_KEY, cliEnv } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 let bin = '';
 let files: string[] = [];
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-pack-'));
+const work = tempDir('medchat-pack-');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 before(async () => {

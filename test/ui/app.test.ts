@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
@@ -10,6 +9,7 @@ import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
 import { rowsFor } from '../../src/ui/text/width.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -164,7 +164,7 @@ test('a large paste shows as [pasted N lines] and is sent in full', async () => 
 });
 
 test('Up recalls earlier prompts, kept across runs when history is on', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-'));
+  const dir = tempDir('medchat-ui-');
   const historyFile = path.join(dir, 'prompt-history.jsonl');
   const store = new SessionStore(path.join(dir, 'sessions'));
   double.chat.enqueue({ reasoning: [], content: ['a'] });
@@ -266,7 +266,7 @@ test('/new starts over: earlier turns are not sent', async () => {
 });
 
 test('/export writes Markdown or JSON with the reasoning; /copy sends the answer by OSC 52', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-export-'));
+  const dir = tempDir('medchat-export-');
   const t = await renderChat(double.url);
   double.chat.enqueue({ reasoning: ['hidden thought'], content: ['Visible answer.'] });
   await t.send('q1');

@@ -2,7 +2,6 @@
 // /sessions, /new, incognito, the context meter, /tokens, /compact and the summarising line.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
@@ -12,6 +11,7 @@ import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
 import { meterText } from '../../src/ui/text/format.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -24,7 +24,7 @@ const messagesOf = (d: ServiceDouble, i: number) => (d.chat.requests.at(i)?.body
 
 /** A private data folder: sessions in it, prompt history beside them. */
 function dataDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-sessions-'));
+  const dir = tempDir('medchat-ui-sessions-');
   return { dir, store: new SessionStore(path.join(dir, 'sessions')), historyFile: path.join(dir, 'prompt-history.jsonl') };
 }
 
