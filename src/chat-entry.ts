@@ -4,7 +4,7 @@ import { usageError } from './core/errors.js';
 import { resolveSettings } from './core/settings.js';
 import { readStdinText, stdinLimitFor } from './core/stdin.js';
 import { isTty } from './core/terminal.js';
-import { composeUserText, runOneShot } from './oneshot.js';
+import { composeUserText, nothingToAskError, runOneShot } from './oneshot.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags): Promise<number> {
@@ -38,11 +38,7 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
   const session = ChatSession.open(settings, { system: o.system, resume, incognito });
   const stdinText = stdinPiped ? await readStdinText(process.stdin, stdinLimitFor(settings.contextWindow)) : undefined;
   if (prompt === undefined && !stdinText?.trim()) {
-    throw usageError(
-      isTty(process.stdout) || isTty(process.stdin)
-        ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
-        : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
-    );
+    throw nothingToAskError(isTty(process.stdout) || isTty(process.stdin));
   }
   const userText = composeUserText(prompt, stdinText);
   return runOneShot(

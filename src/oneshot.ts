@@ -36,6 +36,15 @@ export function composeUserText(prompt: string | undefined, stdinText: string | 
   return p || s;
 }
 
+/** No question and no piped text: what to do instead (the same words for `medchat` and `medchat demo`). */
+export function nothingToAskError(terminal: boolean): MedchatError {
+  return usageError(
+    terminal
+      ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
+      : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
+  );
+}
+
 export async function runOneShot(settings: Settings, opts: OneShotOptions, io: OneShotIo): Promise<number> {
   if (!opts.userText.trim()) throw usageError('the prompt is empty; pass a question, e.g. medchat "what is the normal adult heart rate?"');
   const out = new OutputWriter(io.stdout);
