@@ -88,3 +88,22 @@ test('a role sets thinking, max tokens and temperature unless the command line d
   const flags = await makePlanner({ settings: { ...settings, maxTokens: 300 }, role, given: { thinking: true, maxTokens: true } });
   assert.deepEqual([flags.settings.thinking, flags.settings.maxTokens, flags.settings.temperature], [true, 300, 0.1]);
 });
+
+test('a user role\'s schema may be a JSON Schema file beside it, or inline fields with schema-multi', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-roles-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'meds.schema.json'), '{"type": "array", "items": {"type": "string"}}');
+    fs.writeFileSync(path.join(dir, 'meds.md'), '---\nschema: meds.schema.json\n---\nList the medications.');
+    fs.writeFileSync(path.join(dir, 'doses.md'), '---\nschema: drug, dose_mg number\nschema-multi: on\n---\nList the doses.');
+    const settings = testSettings('http://127.0.0.1:9');
+    const meds = await makePlanner({ settings, role: loadRole('meds', dir) });
+    assert.deepEqual(meds.schema!.validate(['aspirin']), []);
+    assert.equal(meds.settings.thinking, false, 'a schema turns thinking off unless the role says otherwise');
+    const doses = await makePlanner({ settings, role: loadRole('doses', dir) });
+    assert.deepEqual(doses.schema!.validate([{ drug: 'aspirin', dose_mg: 75 }]), []);
+    const cli = await makePlanner({ settings, role: loadRole('doses', dir), schema: 'name' });
+    assert.deepEqual(cli.schema!.validate({ name: 'x' }), [], '--schema wins over the role\'s');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 let double: ServiceDouble;
 const homes: string[] = [];
@@ -132,4 +133,24 @@ test('schema mistakes are usage errors before anything is sent: a missing file, 
     assert.ok(!r.stderr.includes(TEST_KEY));
   }
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
+});
+
+test('--no-stream works the same way: validated, one JSON value', async () => {
+  double.chat.enqueue({ content: ['Answer: {"name": "ibuprofen"}'] });
+  const r = await runCli(['--schema', 'name', '--no-stream', 'q'], { baseUrl: double.url, home: home() });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '{"name":"ibuprofen"}\n');
+  assert.equal(double.chat.requests.at(-1)!.body.stream, false);
+});
+
+test('on a terminal the JSON value is indented for reading', { skip: tmuxSkip }, async () => {
+  double.chat.enqueue({ content: ['{"name": "ibuprofen", "dose_mg": 400}'] });
+  const pane = new TmuxPane(['--schema', 'name, dose_mg number', 'q'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { home: home() });
+  try {
+    const r = await pane.exited();
+    assert.equal(r.code, 0, pane.screen());
+    assert.match(pane.screen(), /^\{\n  "name": "ibuprofen",\n  "dose_mg": 400\n\}\nmedchat exited 0/m);
+  } finally {
+    pane.kill();
+  }
 });
