@@ -14,6 +14,7 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
           <Text>
             <Text bold color="cyan">medchat {item.version}</Text>
             <Text dimColor> · {item.model} · thinking {item.thinking ? 'on' : 'off'} · {item.host}</Text>
+            {item.role ? <Text color="magenta"> · role {item.role}</Text> : null}
           </Text>
           {item.disclaimer ? <Text dimColor>{DISCLAIMER}</Text> : null}
           <Text dimColor>Type a question and press Enter · /help for commands and keys</Text>

@@ -2,6 +2,7 @@ import type { ChatEvent, Usage } from '../core/chat-events.js';
 import type { TokenBreakdown } from '../core/context.js';
 import { Conversation, type Turn, type TurnStatus } from '../core/conversation.js';
 import { toMedchatError } from '../core/errors.js';
+import type { ActiveRole, RoleSettings } from '../core/roles/active.js';
 import { hostOf } from '../core/network-errors.js';
 import { ChatSession, type SessionEvent } from '../core/sessions/chat-session.js';
 import { SessionStore } from '../core/sessions/store.js';
@@ -23,7 +24,7 @@ import { breakdownText, itemsForTurns, meterFrom, resumedLine, sessionListText }
  * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
  */
 export type StaticItem =
-  | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean }
+  | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean; role?: string }
   | { id: string; kind: 'user'; text: string }
   | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
   | { id: string; kind: 'answer'; text: string }
@@ -108,6 +109,8 @@ export interface ControllerOptions {
   previewProtocol?: 'blocks' | 'ascii';
   /** Task polling interval for `/retexture` (tests poll faster). */
   retexturePollMs?: number;
+  /** A role in use from the start (`-r NAME`): shown in the header; see setRole. */
+  role?: ActiveRole;
 }
 
 /** The clear used before a reprint: screen, scrollback, cursor home. Never sent while an answer streams. */
@@ -142,6 +145,8 @@ export class ChatController {
   private draft = '';
   private meterCache: Meter | undefined;
   private saveErrorShown = false;
+  /** The role in use (`-r`, `/role`), shown in the header; its `base` is what `/role off` restores. */
+  role: ActiveRole | undefined;
 
   constructor(
     settings: Settings,
@@ -165,7 +170,9 @@ export class ChatController {
       thinking: settings.thinking,
       host: hostOf(settings.baseUrl),
       disclaimer: settings.disclaimer,
+      ...(opts.role ? { role: opts.role.name } : {}),
     });
+    this.role = opts.role;
     if (opts.demo) {
       this.push({
         kind: 'notice',
@@ -537,6 +544,18 @@ export class ChatController {
   setMaxTokens(n: number): void {
     this.settings.maxTokens = n;
     this.invalidateMeter();
+  }
+
+  /** `/role`: use what a role sets (worked out in core/roles/active.ts), or `role` undefined to go back; the header is reprinted with its name. */
+  setRole(role: ActiveRole | undefined, use: RoleSettings): void {
+    this.role = role;
+    Object.assign(this.settings, { thinking: use.thinking, maxTokens: use.maxTokens, temperature: use.temperature });
+    this.conversation.system = use.system?.trim() ? use.system : undefined;
+    this.session.saveNow();
+    const header = this.items[0];
+    if (header?.kind === 'header') this.items = [{ ...header, role: role?.name, thinking: use.thinking }, ...this.items.slice(1)];
+    this.invalidateMeter();
+    this.refresh();
   }
 
   setSystem(text: string | undefined): void {

@@ -22,6 +22,8 @@ export interface InteractiveOptions {
   incognito?: boolean;
   /** `medchat demo`: header and footer say so. */
   demo?: boolean;
+  /** `-r NAME`: the role in use from the start (the header shows it; /role off restores its base). */
+  role?: import('../core/roles/active.js').ActiveRole;
 }
 
 export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {
@@ -37,6 +39,7 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
     resume: opts.resume,
     incognito: opts.incognito,
     demo: opts.demo,
+    role: opts.role,
     previewProtocol: colour ? 'blocks' : 'ascii',
     version: VERSION,
     columns: stdout.columns || 80,

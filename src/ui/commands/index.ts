@@ -9,6 +9,7 @@ import { reasoning } from './reasoning.js';
 import { resume } from './resume.js';
 import { retexture } from './retexture.js';
 import { retry } from './retry.js';
+import { role } from './role.js';
 import { sessions } from './sessions.js';
 import { system } from './system.js';
 import { think } from './think.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   newConversation,
   think,
   system,
+  role,
   maxTokens,
   retry,
   copy,
