@@ -122,30 +122,32 @@ export function renderInline(text: string, colour = true, links?: LinkTable): st
   const st = styler(colour);
   const stash: string[] = [];
   const put = (s: string) => `\u0000${stash.push(s) - 1}\u0000`;
-  // `plain`: its style when it is not a link (as before links were made clickable); a link is underlined unless `linked` says otherwise.
-  const link = (url: string, visible: string, plain?: Style, linked: Style | null = 'underline') => {
+  // A link's marks go only where a word already starts or ends (next to a space or one of our
+  // own colour codes), so that making links clickable never changes where the text wraps.
+  const link = (url: string, linked: string, plain = linked) => {
     const target = links && safeLinkTarget(url);
     const mark = target && links.open(target);
-    if (!mark) return plain ? st(plain, visible) : visible;
-    return mark + (linked ? st(linked, visible) : visible) + LinkTable.CLOSE;
+    return mark ? mark + linked + LinkTable.CLOSE : plain;
   };
   let s = text.replace(LITERALS, (_m, _ticks, code?: string, esc?: string, auto?: string) => {
     if (code !== undefined) return put(st('cyan', code.trim() === '' ? code : code.replace(/^ (.*) $/, '$1')));
     if (esc !== undefined) return put(esc);
     const url = decodeEntities(auto!);
-    return put(link(url, url, 'underline'));
+    return put(link(url, st('underline', url)));
   });
   s = s
     .replace(LINK, (_m, label: string, rawUrl: string) => {
       const url = decodeEntities(rawUrl);
       const shown = emphasis(decodeEntities(label), st);
-      if (label === rawUrl || label === url) return put(link(url, url, 'underline'));
-      return put(`${link(url, shown)} ${st('grey', `(${link(url, url, undefined, null)})`)}`);
+      if (label === rawUrl || label === url) return put(link(url, st('underline', url)));
+      // The label is underlined only when it can be clicked; the URL is shown either way.
+      return put(`${link(url, st('underline', shown), shown)} ${link(url, st('grey', `(${url})`))}`);
     })
     .replace(BARE_URL, (_m, pre: string, raw: string) => {
       const [core, rest] = trimUrl(raw);
       const url = decodeEntities(core);
-      return pre + put(link(url, url)) + rest;
+      // Sentence punctuation after it stays in the same word (and so in the link) unless it could be markup.
+      return /^[.,:;!?'")]*$/.test(rest) ? pre + put(link(url, url + rest)) : pre + put(link(url, url)) + rest;
     })
     .replace(ENTITY, (e) => {
       const ch = decodeEntity(e);
