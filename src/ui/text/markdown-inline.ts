@@ -119,6 +119,7 @@ function trimUrl(url: string): [string, string] {
  * OSC 8 (see LinkTable); without, links are plain text as before.
  */
 export function renderInline(text: string, colour = true, links?: LinkTable): string {
+  if (!/[`\\&<*_~[]|https?:/.test(text)) return text; // nothing here is markup (most table cells, many sentences)
   const st = styler(colour);
   const stash: string[] = [];
   const put = (s: string) => `\u0000${stash.push(s) - 1}\u0000`;
