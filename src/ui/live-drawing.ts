@@ -2,6 +2,7 @@ import chalk from 'chalk';
 import type { ChatController, StaticItem } from './chat-controller.js';
 import type { FrameWriter } from './frame-writer.js';
 import { LiveRows } from './live-rows.js';
+import { terminalHyperlinks } from '../core/hyperlinks.js';
 import { renderMarkdown } from './text/markdown.js';
 import { textWidth, wrapLine } from './text/width.js';
 
@@ -45,6 +46,6 @@ export class LiveDrawing {
 
 /** A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`. */
 export function answerLines(text: string, width: number): string[] {
-  const body = renderMarkdown(text, { width, colour: chalk.level > 0 }).split('\n');
+  const body = renderMarkdown(text, { width, colour: chalk.level > 0, hyperlinks: chalk.level > 0 && terminalHyperlinks() }).split('\n');
   return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width) : [l]))];
 }

@@ -282,8 +282,9 @@ test('/export writes Markdown or JSON with the reasoning; /copy sends the answer
   await t.waitForText(`saved ${md}`);
   assert.match(fs.readFileSync(md, 'utf8'), /## You\n\nq1[\s\S]*hidden thought[\s\S]*Visible answer\./);
   process.env.MEDCHAT_NO_CLIPBOARD_TOOL = '1';
+  delete process.env.TMUX; // in tmux, OSC 52 is dropped unless allow-passthrough is on: not sent
   await t.send('/copy');
-  await t.waitForText('copied the last answer (15 characters)');
+  await t.waitForText('sent the last answer (15 characters) to the terminal by OSC 52');
   assert.ok(t.writes.some((w) => w.includes(Buffer.from('Visible answer.').toString('base64'))));
 });
 
