@@ -28,6 +28,20 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   const editorRef = useRef(editor);
   editorRef.current = editor;
 
+  // A question too long to send comes back here, unless something else has been typed since.
+  useEffect(() => {
+    controller.returnDraft = (text) => {
+      if (editorRef.current.text.trim()) return false;
+      const next = ed.insertPaste(ed.emptyEditor(), text);
+      editorRef.current = next;
+      setEditor(next);
+      return true;
+    };
+    return () => {
+      controller.returnDraft = undefined;
+    };
+  }, [controller]);
+
   useEffect(() => {
     if (snap.exitRequested) exit();
   }, [snap.exitRequested, exit]);
