@@ -13,6 +13,11 @@ import { textWidth } from './text/width.js';
  * only appends to that same line, then costs the new text and nothing else. Before anything
  * else is written (Ink's own frames, a screen clear, showing the cursor again) it is put back
  * where Ink expects it: at the start of the line under its output.
+ *
+ * While the input box has a caret (`setCaret`), the cursor rests there instead, shown, so input
+ * methods open their window where the user types: each frame is drawn with it hidden, then it goes
+ * back. The box reports no caret while an answer streams into an empty box (moving the cursor
+ * there and back every frame would cost more bytes than the text).
  */
 const SYNC_ON = '\x1b[?2026h';
 const SYNC_OFF = '\x1b[?2026l';
