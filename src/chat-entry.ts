@@ -1,4 +1,4 @@
-import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli.js';
+import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli-options.js';
 import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';

@@ -1,66 +1,18 @@
 import { Command, CommanderError, Option } from 'commander';
-import { MedchatError, toMedchatError, usageError } from './core/errors.js';
+import { MedchatError, toMedchatError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import { sanitizeLine } from './core/sanitize.js';
-import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
+import { addServiceOptions, type ChatFlags } from './cli-options.js';
 import { registerSubcommands } from './commands/index.js';
 import { addScriptOptions } from './commands/script-options.js';
-
-declare const __MEDCHAT_VERSION__: string;
-export const VERSION = typeof __MEDCHAT_VERSION__ === 'string' ? __MEDCHAT_VERSION__ : '0.0.0-dev';
+import { VERSION } from './version.js';
 
 /**
  * The command line. Kept light: only commander is loaded up front; each mode imports what it
- * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React.
+ * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React. Nothing
+ * imports this module but main.ts: what the modes share with it lives in cli-options.ts and
+ * version.ts, below it.
  */
-export interface ChatFlags {
-  prompt?: string;
-  think?: boolean;
-  maxTokens?: string;
-  temperature?: string;
-  topP?: string;
-  system?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  stream: boolean;
-  idleTimeout?: string;
-  reasoning: 'show' | 'hide';
-  json?: boolean;
-  jsonl?: boolean;
-  stdin: boolean;
-  /** Sessions (issue 4): continue the last conversation, resume one, or save nothing. */
-  continue?: boolean;
-  resume?: string;
-  incognito?: boolean;
-}
-
-export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
-  return {
-    'base-url': o.baseUrl,
-    'api-key': o.apiKey,
-    model: o.model,
-    'max-tokens': o.maxTokens,
-    thinking: o.think,
-    temperature: o.temperature,
-    'top-p': o.topP,
-    'idle-timeout': o.idleTimeout,
-  };
-}
-
-export function warnAboutKeyFlag(o: { apiKey?: string }): void {
-  if (o.apiKey) {
-    process.stderr.write(KEY_FLAG_WARNING);
-  }
-}
-
-/** Options shared by every command that talks to the service. */
-export function addServiceOptions(cmd: Command): Command {
-  return cmd
-    .option('--base-url <url>', 'service root address (overrides config and MEDCHAT_BASE_URL)')
-    .option('--api-key <key>', 'API key (visible to other users in the process list; prefer MEDCHAT_API_KEY)');
-}
-
 function buildProgram(): Command {
   const program = new Command('medchat');
   program
@@ -167,4 +119,3 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
-export { usageError };

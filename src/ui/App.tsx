@@ -1,7 +1,7 @@
 import { Box, useApp, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatController } from './chat-controller.js';
-import { matchCommands } from './commands/index.js';
+import { commandMenu, cycle, menuHeight, menuStart, moveSelection, type MenuState } from './commands/menu.js';
 import { Footer } from './Footer.js';
 import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
@@ -22,11 +22,34 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   const { stdout } = useStdout();
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
   const [editor, setEditor] = useState(ed.emptyEditor);
+  const [menuState, setMenuState] = useState(menuStart);
   const [message, setMessage] = useState<string | undefined>();
   const lastCtrlC = useRef(0);
   const decoder = useRef(new KeyDecoder());
   const editorRef = useRef(editor);
   editorRef.current = editor;
+  const menuRef = useRef(menuState);
+  menuRef.current = menuState;
+
+  /** A new draft; the `/` menu starts over with it unless told otherwise. */
+  const setDraft = useCallback((next: ed.EditorState, menu: MenuState = menuStart()) => {
+    editorRef.current = next;
+    menuRef.current = menu;
+    setEditor(next);
+    setMenuState(menu);
+  }, []);
+
+  // A question too long to send comes back here, unless something else has been typed since.
+  useEffect(() => {
+    controller.returnDraft = (text) => {
+      if (editorRef.current.text.trim()) return false;
+      setDraft(ed.insertPaste(ed.emptyEditor(), text));
+      return true;
+    };
+    return () => {
+      controller.returnDraft = undefined;
+    };
+  }, [controller, setDraft]);
 
   useEffect(() => {
     if (snap.exitRequested) exit();
@@ -60,10 +83,10 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   const onKey = useCallback(
     (key: Key) => {
       const e = editorRef.current;
-      const set = (next: ed.EditorState) => {
-        editorRef.current = next;
-        setEditor(next);
-      };
+      const set = (next: ed.EditorState) => setDraft(next);
+      // A draft from history opens no menu: Up/Down go on through the history.
+      const recall = (text: string) => setDraft(ed.fromText(text), { ...menuStart(), closed: true });
+      const menu = commandMenu(controller.commands, e.text, menuRef.current);
       if (key.name !== 'ctrl-c') lastCtrlC.current = 0;
       switch (key.name) {
         case 'text':
@@ -75,15 +98,16 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           return set(ed.insert(e, '\n'));
         case 'enter': {
           if (e.text.slice(0, e.cursor).endsWith('\\')) return set(ed.insert(ed.backspace(e), '\n'));
-          const hints = matchCommands(controller.commands, e.text);
-          const text = hints.length === 1 && e.text !== `/${hints[0]!.name}` && !hints[0]!.args ? `/${hints[0]!.name}` : ed.expandedText(e);
+          // With the menu open, Enter runs the selected command.
+          const text = menu ? `/${menu.items[menu.selected]!.name}` : ed.expandedText(e);
           if (controller.submit(text)) set(ed.emptyEditor());
           return;
         }
-        case 'tab': {
-          const hints = matchCommands(controller.commands, e.text);
-          if (hints[0]) set(ed.fromText(`/${hints[0].name}${hints[0].args ? ' ' : ''}`));
-          return;
+        case 'tab':
+        case 'shift-tab': {
+          if (!menu) return;
+          const next = cycle(menu, menuRef.current, e.text, key.name === 'tab' ? 1 : -1);
+          return setDraft(ed.fromText(next.draft), next.state);
         }
         case 'backspace':
           return set(ed.backspace(e));
@@ -110,17 +134,19 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
         case 'kill-line-end':
           return set(ed.killToLineEnd(e));
         case 'up': {
+          if (menu) return setDraft(e, moveSelection(menu, menuRef.current, -1));
           const moved = ed.verticalMove(e, -1);
           if (moved) return set(moved);
           const prev = controller.history.previous(ed.expandedText(e));
-          if (prev !== undefined) set(ed.fromText(prev));
+          if (prev !== undefined) recall(prev);
           return;
         }
         case 'down': {
+          if (menu) return setDraft(e, moveSelection(menu, menuRef.current, 1));
           const moved = ed.verticalMove(e, 1);
           if (moved) return set(moved);
           const next = controller.history.next();
-          if (next !== undefined) set(ed.fromText(next));
+          if (next !== undefined) recall(next);
           return;
         }
         case 'escape':
@@ -157,7 +183,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           return;
       }
     },
-    [controller, isRawModeSupported, setRawMode],
+    [controller, isRawModeSupported, setRawMode, setDraft],
   );
 
   useEffect(() => {
@@ -173,9 +199,9 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   }, [events, onKey, isRawModeSupported, setRawMode]);
 
   const width = Math.max(20, snap.columns);
-  // Same array while the draft is unchanged, so the memoised Input is skipped on streaming frames.
-  const hints = useMemo(() => matchCommands(controller.commands, editor.text), [controller, editor.text]);
-  const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
+  // The same object while the draft is unchanged, so the memoised Input is skipped on streaming frames.
+  const menu = useMemo(() => commandMenu(controller.commands, editor.text, menuState), [controller, editor.text, menuState]);
+  const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + menuHeight(menu);
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
   const busy = snap.live !== undefined || snap.job !== undefined;
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
@@ -185,7 +211,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       <Box marginTop={1} flexDirection="column">
-        <Input editor={editor} hints={hints} busy={busy} width={width} />
+        <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
         <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} />
       </Box>
     </Box>

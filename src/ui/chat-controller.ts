@@ -14,6 +14,7 @@ import { lastSafeSplit } from './text/split.js';
 import { PromptHistory } from './prompt-history.js';
 import { COMMANDS, findCommand, type SlashCommand } from './commands/index.js';
 import { breakdownText, itemsForTurns, meterFrom, resumedLine, sessionListText } from './session-items.js';
+import { tooLong, type TooLong } from './too-long.js';
 
 /**
  * The chat screen's state and actions, in plain TypeScript (no React): it owns the conversation,
@@ -143,6 +144,8 @@ export class ChatController {
   private jobAbort: AbortController | undefined;
   private jobRunning: Promise<void> | undefined;
   private draft = '';
+  /** The input box takes back a question that was not sent (set by the screen); false when it is busy. */
+  returnDraft: ((text: string) => boolean) | undefined;
   private meterCache: Meter | undefined;
   private saveErrorShown = false;
   /** The role in use (`-r`, `/role`), shown in the header; its `base` is what `/role off` restores. */
@@ -594,6 +597,7 @@ export class ChatController {
     turn.status = 'streaming';
     const start = Date.now();
     let firstAny: number | undefined;
+    let unsent: TooLong | undefined;
     // The session keeps the turn (answer, reasoning, usage, status) and saves it; this only renders.
     const apply = (e: SessionEvent) => {
       switch (e.type) {
@@ -642,11 +646,13 @@ export class ChatController {
       turn.status = 'complete';
     } catch (err) {
       const e = toMedchatError(err);
+      if (!turn.answer && !turn.reasoning) unsent = tooLong(e);
       turn.status = e.kind === 'interrupted' ? 'interrupted' : e.kind === 'incomplete' && turn.answer ? 'incomplete' : 'failed';
       if (turn.status !== 'interrupted') turn.error = e.message;
     } finally {
       this.abort = undefined;
     }
+    if (unsent) return this.giveBack(turn, unsent);
     turn.durationMs = Date.now() - start;
     if (live.phase === 'reasoning') turn.reasoningMs = Date.now() - (live.reasoningStartedAt ?? start);
     this.foldReasoning(live, turn);
@@ -666,9 +672,23 @@ export class ChatController {
     if (this.pendingRefresh) this.refresh();
     else this.changed();
   }
+
+  /** A question that cannot be sent as it is: out of the conversation, back into the input box, and why. */
+  private giveBack(turn: Turn, why: TooLong): void {
+    const i = this.conversation.turns.lastIndexOf(turn);
+    if (i >= 0) this.conversation.turns.splice(i, 1);
+    this.session.saveNow();
+    const where = this.returnDraft?.(turn.user) ? 'your question is back in the box' : 'your question is in the prompt history (Up)';
+    this.push({ kind: 'notice', tone: 'error', text: sanitizeForTerminal(`✗ ${why.reason}\n${where}: ${why.advice}`) });
+    this.live = undefined;
+    this.meterCache = undefined;
+    if (this.pendingRefresh) this.refresh();
+    else this.changed();
+  }
 }
 
-export function turnStats(turn: Turn, tps: number | undefined): string {
+export function turnStats(
+turn: Turn, tps: number | undefined): string {
   const parts: string[] = [];
   if (turn.durationMs !== undefined) parts.push(`${(turn.durationMs / 1000).toFixed(1)}s`);
   if (turn.firstTokenMs !== undefined) parts.push(`first token ${(turn.firstTokenMs / 1000).toFixed(1)}s`);

@@ -13,14 +13,23 @@ import { textWidth } from './text/width.js';
  * only appends to that same line, then costs the new text and nothing else. Before anything
  * else is written (Ink's own frames, a screen clear, showing the cursor again) it is put back
  * where Ink expects it: at the start of the line under its output.
+ *
+ * While the input box has a caret (`setCaret`), the cursor rests there instead, shown, so input
+ * methods open their window where the user types: each frame is drawn with it hidden, then it goes
+ * back. The box reports no caret while an answer streams into an empty box (moving the cursor
+ * there and back every frame would cost more bytes than the text).
  */
 const SYNC_ON = '\x1b[?2026h';
 const SYNC_OFF = '\x1b[?2026l';
 const ERASE_LINE_UP = '\x1b[2K\x1b[1A';
 const ERASE_LAST = '\x1b[2K\x1b[G';
 const CURSOR_CODES = /\x1b\[\?25[lh]/g;
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
 /** Cursor show/hide and synchronized-output marks: writes of only these carry no content. */
 const MODE_CODES = /\x1b\[\?(?:25|2026)[lh]/g;
+/** Terminal modes set before Ink's first frame (bracketed paste): they move nothing, so they go first, as they are. */
+const LEADING_MODES = /^(?:\x1b\[\?(?!25[hl]|2026[hl])\d+[hl])+/;
 /** Only colour codes (and cursor show/hide) may appear inside diffable content. */
 const FOREIGN_ESCAPE = /\x1b(?!\[[0-9;]*m)|\r/;
 
@@ -184,6 +193,16 @@ export interface LiveRowsSource {
   rows(): string[];
 }
 
+/**
+ * Where the input box's caret is: rows above the line under Ink's output (where Ink leaves the
+ * cursor) and the column. Counted from the bottom, so rows the writer adds above (live rows,
+ * printed paragraphs) do not move it.
+ */
+export interface Caret {
+  up: number;
+  col: number;
+}
+
 export class FrameWriter {
   /** What the terminal shows from the start of the last frame on, as lines; undefined when unknown. */
   private lines: string[] | undefined;
@@ -200,6 +219,11 @@ export class FrameWriter {
   private extra = 0;
   /** Where in `pending` the last write with content began. */
   private lastWriteAt = 0;
+  /** Where the cursor rests between frames, shown (see setCaret); undefined: hidden, left where drawing ended. */
+  private caret: Caret | undefined;
+  private caretShown = false;
+  /** Ink showed the cursor (it is leaving): the caret is no longer placed. */
+  private released = false;
 
   constructor(
     private readonly out: { write(data: string): unknown },
@@ -224,13 +248,58 @@ export class FrameWriter {
     // Ink writes its live region last (after any <Static> output): remember where that write began.
     if (text.replace(MODE_CODES, '') !== '') this.lastWriteAt = this.pending.length;
     this.pending += text;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      queueMicrotask(this.flush);
-    }
+    this.schedule();
     if (done) queueMicrotask(() => (done as (err?: Error | null) => void)());
     return true;
   };
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(this.tick);
+  }
+
+  /** Flush what Ink wrote; with nothing written, still move the cursor to a caret that moved. */
+  private tick = (): void => {
+    const idle = this.pending === '';
+    this.flush();
+    if (idle) this.send('');
+  };
+
+  /**
+   * Rest the terminal's cursor on the input's caret between frames, shown, so an input method
+   * opens its window where the user types; undefined hides it again (cheaper while text streams).
+   */
+  setCaret = (caret: Caret | undefined): void => {
+    if (caret?.up === this.caret?.up && caret?.col === this.caret?.col) return;
+    this.caret = caret;
+    this.schedule();
+  };
+
+  /** The caret's cell in `lines`, when there is one and the frame is known. */
+  private caretCell(): Cursor | undefined {
+    if (!this.caret || this.released || !this.lines || this.caret.up < 0) return undefined;
+    const row = this.lines.length - 1 - this.caret.up;
+    return row < 0 ? undefined : { row, col: Math.max(0, Math.min(this.caret.col, this.columns() - 1)) };
+  }
+
+  /** `bytes` drawn with the cursor hidden, then the cursor moved to the caret and shown (or left hidden). */
+  private aroundCaret(bytes: string): string {
+    const target = this.caretCell();
+    const hide = this.caretShown && (bytes !== '' || !target) ? HIDE_CURSOR : '';
+    if (!target) {
+      this.caretShown = false;
+      return hide + bytes;
+    }
+    const from = this.cursor ?? { row: this.lines!.length - 1, col: 0 };
+    const m = new CursorMoves(from.row, from.col, this.lines!.length - 1);
+    m.toRow(target.row);
+    m.toCol(target.col!);
+    this.cursor = target;
+    const show = hide || !this.caretShown ? SHOW_CURSOR : '';
+    this.caretShown = true;
+    return hide + bytes + m.out.join('') + show;
+  }
 
   /** The bytes that put the cursor back where Ink expects it ('' when it is there). */
   private restore(): string {
@@ -246,11 +315,18 @@ export class FrameWriter {
   /** Put the cursor back under Ink's output now (before something else uses the terminal). */
   settle = (): void => {
     this.flush();
-    const b = this.restore();
-    if (b) this.send(b);
+    const b = (this.caretShown ? HIDE_CURSOR : '') + this.restore();
+    this.caretShown = false;
+    if (b) this.emit(b);
   };
 
+  /** Send drawing bytes; the cursor then goes back to the caret, if one is set. */
   private send(bytes: string): void {
+    this.emit(this.caret || this.caretShown ? this.aroundCaret(bytes) : bytes);
+  }
+
+  private emit(bytes: string): void {
+    if (!bytes) return;
     this.bytesOut += Buffer.byteLength(bytes);
     this.out.write(bytes);
   }
@@ -306,6 +382,14 @@ export class FrameWriter {
     let data = this.pending;
     this.pending = '';
     if (!data) return;
+    if (data.includes(SHOW_CURSOR)) this.released = true;
+    const modes = LEADING_MODES.exec(data)?.[0] ?? '';
+    if (modes) {
+      this.emit(modes);
+      data = data.slice(modes.length);
+      this.lastWriteAt = Math.max(0, this.lastWriteAt - modes.length);
+      if (!data) return;
+    }
     // The lines of Ink's live region: its last write (anything before it was <Static> output).
     const liveLines = data.slice(this.lastWriteAt).split('\n').length;
     this.lastWriteAt = 0;

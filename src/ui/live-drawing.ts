@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import type { ChatController, StaticItem } from './chat-controller.js';
-import type { FrameWriter } from './frame-writer.js';
+import type { Caret, FrameWriter } from './frame-writer.js';
 import { LiveRows } from './live-rows.js';
 import { terminalHyperlinks } from '../core/hyperlinks.js';
 import { renderMarkdown } from './text/markdown.js';
@@ -27,6 +27,9 @@ export class LiveDrawing {
   }
 
   repaint = (): void => this.writer.repaint();
+
+  /** Rest the terminal's cursor on the input's caret (undefined: hidden); see FrameWriter.setCaret. */
+  setCaret = (caret: Caret | undefined): void => this.writer.setCaret(caret);
 
   /** Print finished answer paragraphs now; false (nothing printed) when Ink has to. */
   print(items: readonly StaticItem[], epoch: number): boolean {

@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import { createElement } from 'react';
 import { render } from 'ink';
-import { VERSION } from '../cli.js';
+import { VERSION } from '../version.js';
 import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
 import type { Settings } from '../core/settings.js';
 import { colourAllowed } from '../core/terminal.js';

@@ -205,19 +205,53 @@ test('a conversation past the threshold is summarised before sending, and the tr
   }
 });
 
-test('a message too long for the window is a message on screen, not a crash, and nothing is sent', async () => {
+test('a message too long for the window is not sent: it goes back in the box, with the numbers; /retry has nothing to send', async () => {
   const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 4096, maxTokens: 512 } });
   const before = double.chat.requests.length;
   t.press(`\x1b[200~${'lab result 42 mmol/L\n'.repeat(1500)}\x1b[201~`);
-  await t.waitForText('[pasted');
+  await t.waitForText('[pasted 1500 lines]');
   t.press('\r');
   await t.idle();
-  assert.match(t.screen().replace(/\n/g, ' '), /✗ this message is too long for the model: about \d+ tokens/);
+  const flat = () => t.screen().replace(/\s+/g, ' ');
+  await waitFor(() => /your question is back in the box/.test(flat()), 5000, 'the question back in the box');
+  assert.match(flat(), /✗ too long to send: about [\d.]+k tokens; the 4k window has room for 3\.6k after 512 for the answer/);
+  assert.match(flat(), /your question is back in the box: shorten it, or lower \/max-tokens/);
+  assert.match(t.screen(), /│ › \[pasted 1500 lines\]/, 'the draft is in the box again, folded as it was pasted');
+  assert.doesNotMatch(t.screen(), /\/retry sends it again/);
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
+  assert.equal(t.controller.conversation.turns.length, 0, 'the refused question is not part of the conversation');
+  t.press('\x03'); // clear the box
+  await waitFor(() => !t.screen().includes('│ › [pasted'), 5000, 'the box cleared');
+  await t.send('/retry');
+  await t.waitForText('nothing to retry yet');
   double.chat.enqueue({ content: ['Still here.'] });
   await t.send('short question');
   await t.idle();
   assert.match(t.screen(), /Still here\./);
+  assert.deepEqual(messagesOf(double, -1).map((m) => m.content), ['short question']);
+});
+
+test('a question the service refuses as too long, even after medchat trims, goes back in the box too', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false } });
+  const refusal = { status: 400, body: JSON.stringify({ error: { message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } }) };
+  double.chat.enqueue(refusal);
+  double.chat.enqueue(refusal);
+  const before = double.chat.requests.length;
+  await t.send('a question the service finds too long');
+  await t.idle();
+  await waitFor(() => /your question is back in the box/.test(t.screen().replace(/\s+/g, ' ')), 5000, 'the question back in the box');
+  assert.match(t.screen().replace(/\s+/g, ' '), /✗ .*too long for the model \(400[^)]*\).*your question is back in the box: shorten it, or start over with \/new/);
+  assert.match(t.screen(), /│ › a question the service finds too long/);
+  assert.equal(double.chat.requests.length, before + 2, 'asked once, and once more after learning the real count');
+  assert.equal(t.controller.conversation.turns.length, 0);
+});
+
+test('a question typed over while the refusal came back stays in the prompt history instead', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 4096, maxTokens: 512 } });
+  t.controller.returnDraft = () => false; // the box holds something else
+  t.controller.submit('lab result 42 mmol/L\n'.repeat(1500));
+  await t.idle();
+  assert.match(t.screen().replace(/\s+/g, ' '), /your question is in the prompt history \(Up\): shorten it/);
 });
 
 test('/compact summarises all but the last two exchanges now; the next request sends the summary', async () => {

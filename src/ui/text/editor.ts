@@ -21,9 +21,12 @@ export function insert(s: EditorState, str: string): EditorState {
   return { ...s, text, cursor: s.cursor + str.length };
 }
 
+/** Lines in a text as a person counts them: a newline at the very end does not start another. */
+export const lineCount = (text: string): number => (text === '' ? 0 : text.replace(/\n$/, '').split('\n').length);
+
 export function insertPaste(s: EditorState, raw: string): EditorState {
   const text = raw.replace(/\r\n?/g, '\n');
-  const lines = text.split('\n').length;
+  const lines = lineCount(text);
   if (lines <= PASTE_FOLD_LINES) return insert(s, text);
   let label = `[pasted ${lines} lines]`;
   for (let n = 2; s.pastes.has(label) || s.text.includes(label); n++) label = `[pasted ${lines} lines #${n}]`;
