@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { SlashCommand } from './commands/types.js';
 import type { EditorState } from './text/editor.js';
+import { clusterEnd } from './text/width.js';
 
 const MAX_VISIBLE_LINES = 8;
 
@@ -32,12 +33,13 @@ export const Input = memo(function Input({ editor, hints, busy, width }: { edito
           const n = first + i;
           const prefix = n === 0 ? '› ' : '  ';
           if (n !== cursorLine) return <Text key={n}>{prefix + line}</Text>;
-          const at = line.slice(cursorCol, cursorCol + 1) || ' ';
+          // The block cursor covers the whole glyph under it (an emoji sequence is one cluster, never split).
+          const atEnd = clusterEnd(line, cursorCol);
           return (
             <Text key={n}>
               {prefix + line.slice(0, cursorCol)}
-              <Text inverse>{at}</Text>
-              {line.slice(cursorCol + 1)}
+              <Text inverse>{line.slice(cursorCol, atEnd) || ' '}</Text>
+              {line.slice(atEnd)}
             </Text>
           );
         })}
