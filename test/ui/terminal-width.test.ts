@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import chalk from 'chalk';
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
 import { FrameWriter } from '../../src/ui/frame-writer.js';
+import { Input } from '../../src/ui/Input.js';
 import { answerLines } from '../../src/ui/live-drawing.js';
 import { LiveRows } from '../../src/ui/live-rows.js';
 import type { LiveTurn } from '../../src/ui/chat-controller.js';
-import { clusters, stripAnsi, textWidth } from '../../src/ui/text/width.js';
+import { clusterEnd, clusters, stripAnsi, textWidth } from '../../src/ui/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { XtermScreen } from '../support/xterm.js';
 
@@ -128,6 +132,30 @@ test('Markdown tables with emoji, CJK, Thai and flags line up: every border in o
       assert.deepEqual(cols2, borders, `row ${y} at ${cols} columns: ${lines[y]}`);
       assertRow(term, y, printed.find((p) => stripAnsi(p).trimEnd() === lines[y]) ?? '', `table row ${y}`);
     }
+    term.dispose();
+  }
+});
+
+test('the input box with emoji, CJK and Thai typed in it: its right border stays in one column wherever the cursor is', async (t) => {
+  const text = '✅ 👩‍⚕️ ask 医生 ครั้ง 🇫🇷 ok';
+  const stops = [0];
+  for (let i = 0; i < text.length; ) stops.push((i = clusterEnd(text, i)));
+  const level = chalk.level;
+  chalk.level = 1; // the block cursor is drawn in inverse video: with colour codes, as on a terminal
+  t.after(() => {
+    chalk.level = level;
+  });
+  for (const cursor of stops) {
+    const ui = render(createElement(Input, { editor: { text, cursor, pastes: new Map() }, hints: [], busy: false, width: 40 }));
+    const term = new XtermScreen(40, 10);
+    term.write(ui.lastFrame() ?? '');
+    await term.settled();
+    const lines = term.lines();
+    const right = term.columnsOf(0, '╮');
+    assert.deepEqual(right, [39], lines.join('\n'));
+    assert.deepEqual(term.columnsOf(1, '│'), [0, 39], `cursor at ${cursor}: ${lines[1]}`);
+    assert.equal(lines[1]!.replace(/^│ › |\s*│$/g, ''), text);
+    ui.unmount();
     term.dispose();
   }
 });
