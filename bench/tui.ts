@@ -57,6 +57,16 @@ async function until(check: () => boolean, ms: number, what: string): Promise<nu
   return performance.now();
 }
 
+/**
+ * The answer has been sent: the double finished the response, or medchat closed it (it stops reading once the usage
+ * frame has come, and then the double's last write never "finishes").
+ */
+function streamEnded(req: { finished: boolean; closed: Promise<void> }): () => boolean {
+  let closed = false;
+  void req.closed.then(() => (closed = true));
+  return () => req.finished || closed;
+}
+
 const row = (name: string, value: string, target: string, ok: boolean) =>
   console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(42)} ${value.padStart(24)}   target ${target}`);
 
@@ -109,7 +119,7 @@ if (only('stream')) {
     const cpu0 = cpuTicks(pid);
     const t0 = performance.now();
     const req = double.chat.requests.at(-1)!;
-    await until(() => req.finished, 30_000, 'stream end');
+    await until(streamEnded(req), 30_000, 'stream end');
     const t1 = performance.now();
     const cpu1 = cpuTicks(pid);
     await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
@@ -136,7 +146,7 @@ if (only('burst')) {
     pty.write('go\r');
     await until(() => double.chat.requests.length > before, 5_000, 'request');
     const req = double.chat.requests.at(-1)!;
-    const tLast = await until(() => req.finished, 30_000, 'stream end');
+    const tLast = await until(streamEnded(req), 30_000, 'stream end');
     const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && /tok\/s · \d+ in/.test(o); }, 10_000, 'drawn');
     delays.push((tDrawn - tLast) / 1000);
     pty.close();
