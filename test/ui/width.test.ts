@@ -71,7 +71,7 @@ test('wrapped lines never start with a space, fit the width, and keep every word
   const seed = seedFromEnv();
   console.log(`width: MEDCHAT_SEED=${seed}`);
   const rnd = new Prng(seed);
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < 1000; i++) {
     const line = sampleLine(rnd);
     const indent = rnd.pick(['', '  ', '    ']);
     const width = rnd.int(4 + indent.length, 60);
@@ -108,4 +108,14 @@ test('a question or message longer than the screen wraps without a space at the 
   assert.equal(lines[at + 1], '  next words of the question');
   t.ui.unmount();
   assert.equal(wrapText('w'.repeat(20) + ' next', 20), 'w'.repeat(20) + '\nnext');
+});
+
+test('a wrapped link (OSC 8) or colour is closed at the end of each row and opened again on the next', () => {
+  const open = '\x1b]8;;https://example.org/dosing\x1b\\';
+  const close = '\x1b]8;;\x1b\\';
+  const rows = wrapLine(`see ${open}\x1b[4mthe dosing guide for adults${close}\x1b[24m today`, 16);
+  assert.deepEqual(rows.map(stripAnsi), ['see the dosing', 'guide for adults', 'today']);
+  assert.ok(rows[0]!.endsWith(close + '\x1b[0m'), JSON.stringify(rows[0]));
+  assert.ok(rows[1]!.startsWith('\x1b[4m' + open), JSON.stringify(rows[1]));
+  for (const r of rows) assert.ok(textWidth(r) <= 16);
 });

@@ -6,7 +6,9 @@ import stringWidth from 'string-width';
  * glyph, as terminals draw it: a family ZWJ sequence, `✅`, `⚠️` (VS16) and a flag are 2 cells,
  * CJK 2, combining marks (Thai, Devanagari) none. The width of text that is not printable ASCII
  * is string-width's (8.3.0, pinned), which is also what Ink lays its boxes out with: a line we
- * measure as fitting, Ink measures as fitting too, and never wraps again.
+ * measure as fitting, Ink measures as fitting too, and never wraps again. Where terminals disagree
+ * among themselves (Devanagari vowel signs that take a cell, and conjuncts: tmux 3.3a sums code
+ * points, xterm.js's grapheme mode takes a cluster's first character) this follows string-width.
  */
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
