@@ -67,7 +67,10 @@ before(async () => {
   double = await startServiceDouble();
 });
 after(async () => {
-  for (const p of panes) p.kill();
+  for (const p of panes) {
+    p.kill();
+    fs.rmSync(p.home, { recursive: true, force: true });
+  }
   await double.close();
 });
 
