@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { StaticItem } from './chat-controller.js';
 import { Markdown } from './Markdown.js';
 import { ReasoningBlock } from './Reasoning.js';
+import { wrapText } from './text/width.js';
 
 export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medical decisions see a clinician; in an emergency call your local emergency number.';
 
@@ -16,15 +17,15 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
             <Text dimColor> · {item.model} · thinking {item.thinking ? 'on' : 'off'} · {item.host}</Text>
             {item.role ? <Text color="magenta"> · role {item.role}</Text> : null}
           </Text>
-          {item.disclaimer ? <Text dimColor>{DISCLAIMER}</Text> : null}
-          <Text dimColor>Type a question and press Enter · /help for commands and keys</Text>
+          {item.disclaimer ? <Text dimColor>{wrapText(DISCLAIMER, width)}</Text> : null}
+          <Text dimColor>{wrapText('Type a question and press Enter · /help for commands and keys', width)}</Text>
         </Box>
       );
     case 'user':
       return (
         <Box marginTop={1}>
           <Text color="cyan" bold>{'› '}</Text>
-          <Text bold>{item.text}</Text>
+          <Text bold>{wrapText(item.text, width - 2)}</Text>
         </Box>
       );
     case 'reasoning':
@@ -40,19 +41,19 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
         </Box>
       );
     case 'status':
-      return <StatusLine item={item} />;
+      return <StatusLine item={item} width={width} />;
     case 'notice':
       return (
         <Box marginTop={1}>
           <Text color={item.tone === 'error' ? 'red' : item.tone === 'warn' ? 'yellow' : undefined} dimColor={item.tone === 'info'}>
-            {item.text}
+            {wrapText(item.text, width)}
           </Text>
         </Box>
       );
   }
 }
 
-function StatusLine({ item }: { item: Extract<StaticItem, { kind: 'status' }> }) {
+function StatusLine({ item, width }: { item: Extract<StaticItem, { kind: 'status' }>; width: number }) {
   const stats = item.stats ? <Text dimColor>{item.stats}</Text> : null;
   switch (item.status) {
     case 'complete':
@@ -67,14 +68,14 @@ function StatusLine({ item }: { item: Extract<StaticItem, { kind: 'status' }> })
     case 'incomplete':
       return (
         <Box marginTop={1} flexDirection="column">
-          <Text color="yellow">⚠ {item.error ?? 'the answer is incomplete'}</Text>
+          <Text color="yellow">{wrapText(`⚠ ${item.error ?? 'the answer is incomplete'}`, width, '  ')}</Text>
           <Text dimColor>/retry asks again</Text>
         </Box>
       );
     default:
       return (
         <Box marginTop={1} flexDirection="column">
-          <Text color="red">✗ {item.error ?? 'the question failed'}</Text>
+          <Text color="red">{wrapText(`✗ ${item.error ?? 'the question failed'}`, width, '  ')}</Text>
           <Text dimColor>your question is kept: /retry sends it again</Text>
         </Box>
       );

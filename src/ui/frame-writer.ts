@@ -1,4 +1,7 @@
-import { textWidth } from './text/width.js';
+import { clusterEnd, clusterStart, textWidth } from './text/width.js';
+
+/** `line` has a grapheme cluster boundary at `at`. */
+const endsCluster = (line: string, at: number) => clusterEnd(line, clusterStart(line, at)) === at;
 
 /**
  * Ink redraws its live region by erasing it and writing it again, every frame. While an answer
@@ -134,8 +137,10 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
     m.toRow(i);
     touched++;
     const w = was ? textWidth(was) : 0;
-    if (was !== undefined && was !== '' && w < columns && line.startsWith(was)) {
-      // The rest of that row is blank already: just the new end.
+    if (was !== undefined && was !== '' && w < columns && line.startsWith(was) && endsCluster(line, was.length)) {
+      // The rest of that row is blank already: just the new end (unless it goes on with the
+      // glyph the row ends with, a ZWJ sequence or a mark that came in two parts: a terminal
+      // would draw the second part as a glyph of its own).
       m.toCol(w);
       m.out.push(line.slice(was.length));
     } else {

@@ -93,7 +93,7 @@ test('an error shows the next step, keeps the question, and /retry sends it agai
   const t = await renderChat(double.url);
   await t.send('is aspirin safe?');
   await t.idle();
-  assert.match(t.screen().replace(/\n/g, ' '), /✗ .*refused the API key.*medchat config set api-key/);
+  assert.match(t.screen().replace(/\n/g, ' '), /✗ .*refused the API key.*medchat config set\s+api-key/);
   assert.match(t.screen(), /\/retry sends it again/);
   double.chat.enqueue({ reasoning: [], content: ['It depends.'] });
   await t.send('/retry');

@@ -1,4 +1,4 @@
-import { textWidth } from './width.js';
+import { clusters, textWidth } from './width.js';
 
 /**
  * The input box's draft as rows on screen: each line cut into rows of at most `width` cells (by
@@ -24,8 +24,6 @@ export interface DraftLayout {
   atCaret: string;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 export function layoutDraft(text: string, cursor: number, width: number, maxRows: number): DraftLayout {
   width = Math.max(1, width);
   const all: Array<{ text: string; start: number; end: number; first: boolean }> = [];
@@ -45,7 +43,7 @@ export function layoutDraft(text: string, cursor: number, width: number, maxRows
       rowStart = end;
     };
     let at = offset;
-    for (const { segment } of segmenter.segment(line)) {
+    for (const segment of clusters(line)) {
       const w = textWidth(segment);
       if (rowW + w > width && row !== '') flush(at);
       if (at === cursor) {

@@ -1,4 +1,4 @@
-import { textWidth } from './width.js';
+import { clusters, textWidth } from './width.js';
 import { styler } from './markdown-inline.js';
 
 const KEYWORDS = new Set(
@@ -30,15 +30,6 @@ export function highlightCode(line: string, lang: string, colour = true): string
 /** What starts a row that continues the code line above it (the line was longer than the screen). */
 export const CONTINUATION = '↪';
 
-let segmenter: Intl.Segmenter | undefined;
-
-/** The grapheme clusters of `s` (ASCII without the segmenter, which is slow to make). */
-function graphemes(s: string): string[] {
-  if (/^[\x20-\x7e]*$/.test(s)) return s.split('');
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return Array.from(segmenter.segment(s), (g) => g.segment);
-}
-
 /**
  * One line of code as screen rows `width` cells wide at most: indented two cells, and when it is
  * longer, cut exactly at the edge (no character lost or moved, spaces kept) with each further row
@@ -60,7 +51,7 @@ export function codeRows(line: string, lang: string, width: number, colour: bool
       active = /^\x1b\[(?:0|39)?m$/.test(part) ? '' : part;
       continue;
     }
-    for (const g of graphemes(part)) {
+    for (const g of clusters(part)) {
       const w = textWidth(g);
       if (curW + w > room && curW > 0) {
         rows.push(cur + (active ? '\x1b[39m' : ''));
