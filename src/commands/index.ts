@@ -5,6 +5,7 @@ import { registerTask } from './task.js';
 import { registerDemo } from './demo.js';
 import { registerCompletion } from './completion.js';
 import { registerRoles } from './roles.js';
+import { registerBatch } from './batch.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
@@ -17,4 +18,5 @@ export function registerSubcommands(program: Command): void {
   registerDemo(program);
   registerCompletion(program);
   registerRoles(program);
+  registerBatch(program);
 }

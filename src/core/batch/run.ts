@@ -1,0 +1,227 @@
+/** `medchat batch`: flags in; answers, progress, a summary and an exit code out. */
+import fs from 'node:fs';
+import { ConfigStore } from '../config-store.js';
+import { MedchatError, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { FileWriteError } from '../io/atomic-file.js';
+import type { FileOps } from '../io/file-ops.js';
+import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.js';
+import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
+import { resolveSettings, type FlagValues } from '../settings.js';
+import { exitCodeForSignal, onStopSignals, type StopSignal } from '../signals.js';
+import { stdinLimitFor } from '../stdin.js';
+import { colourAllowed, isTty, red, yellow } from '../terminal.js';
+import { AnswersFile } from './answers-file.js';
+import { BatchInput } from './input.js';
+import { idKey, type BatchItem } from './items.js';
+import { plainPlan, type RequestPlan } from './plan.js';
+import { BatchProgress, formatCount, formatDuration } from './progress.js';
+import { BatchScheduler, type AnswerRecord } from './scheduler.js';
+
+export interface BatchFlags {
+  output?: string;
+  jobs?: string;
+  lines?: boolean;
+  ordered?: boolean;
+  system?: string;
+  role?: string;
+  schema?: string;
+  retries?: string;
+}
+
+export interface BatchIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  /** File calls for the answers file (tests put faults in them). */
+  ops?: FileOps;
+  /** false: leave SIGINT/SIGTERM/SIGHUP alone (in-process tests). */
+  signals?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_JOBS = 4;
+export const DEFAULT_BATCH_RETRIES = 4;
+/** One request may wait this long for a service that asks it to (retry-after), all waits together. */
+export const BATCH_MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+const defaultIo = (): BatchIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+
+function wholeNumber(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+/**
+ * The request plan for these flags.
+ * TODO(issue 13 merge): --role and --schema go through the shared request preparation owned by the
+ * `schema` helper (src/core/request-plan.ts, not on main when batch was written). At the merge,
+ * build the RequestPlan from it here (prepare → messages + overrides, finish → schema
+ * extraction/validation/repair with `ask`), and drop this refusal.
+ */
+function planFor(o: BatchFlags): RequestPlan {
+  if (o.role !== undefined || o.schema !== undefined) {
+    throw usageError(`${o.schema !== undefined ? '--schema' : '--role'} is not available in batch in this build yet`);
+  }
+  return plainPlan({ system: o.system });
+}
+
+export async function runBatchCommand(source: string, o: BatchFlags, flags: FlagValues, io: BatchIo = defaultIo()): Promise<number> {
+  const jobs = wholeNumber('-j', o.jobs, DEFAULT_JOBS, 1, 256);
+  const retries = wholeNumber('--retries', o.retries, DEFAULT_BATCH_RETRIES, 0, 20);
+  const plan = planFor(o);
+  const settings = resolveSettings({ flags, store: new ConfigStore(io.env ?? process.env), env: io.env });
+  const colour = colourAllowed(io.stderr, io.env);
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+
+  const input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: stdinLimitFor(settings.contextWindow), stdin: io.stdin });
+  let answers: AnswersFile | undefined;
+  let scheduler: BatchScheduler | undefined;
+  try {
+    const scan = await input.scan();
+    if (scan.problemCount) {
+      for (const p of scan.problems) say(`  ${input.name} ${sanitizeLine(p)}`);
+      if (scan.problemCount > scan.problems.length) say(`  … and ${scan.problemCount - scan.problems.length} more`);
+      throw usageError(`${input.name}: ${scan.problemCount} unusable line${scan.problemCount === 1 ? '' : 's'} (above); nothing was sent`);
+    }
+    if (!scan.total) throw usageError(`${input.name} holds no questions`);
+
+    let answered = new Set<string>();
+    if (o.output !== undefined) {
+      checkNotTheInput(o.output, input);
+      const opened = await AnswersFile.open(o.output, {
+        ops: io.ops,
+        inputIds: scan.ids,
+        onFailure: (err) => scheduler?.fail(writeFailure(err, answers)),
+      });
+      answers = opened.out;
+      answered = opened.resume.answered;
+      if (opened.resume.tornBytes > 0) say(yellow(`medchat batch: ${o.output} ended in a partial line (a run cut short); removed it (${opened.resume.tornBytes} bytes)`, colour));
+      if (opened.resume.retried) say(`medchat batch: asking again the ${opened.resume.retried} question${opened.resume.retried === 1 ? '' : 's'} that failed last time`);
+    }
+    let skipped = 0;
+    for (const key of scan.ids.keys()) if (answered.has(key)) skipped++;
+    const todo = scan.total - skipped;
+    if (skipped) say(`medchat batch: ${skipped} of ${scan.total} already answered in ${o.output}; ${todo} to go`);
+    if (!todo) {
+      answers?.close();
+      return ExitCode.ok;
+    }
+
+    const stdout = o.output === undefined ? new OutputWriter(io.stdout) : undefined;
+    const stdoutTty = isTty(io.stdout);
+    const write = async (record: AnswerRecord) => {
+      if (answers) {
+        try {
+          answers.append(record);
+        } catch (err) {
+          throw writeFailure(err, answers);
+        }
+        return;
+      }
+      await stdout!.write((stdoutTty ? jsonForTerminal(record) : JSON.stringify(record)) + '\n');
+      if (stdout!.closed) throw stdout!.readerGone ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone') : new MedchatError(describeWriteFailure('stdout', stdout!.failure!), ExitCode.failure, 'write');
+    };
+
+    const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr), colour });
+    const run = (scheduler = new BatchScheduler({
+      settings,
+      plan,
+      jobs,
+      retries,
+      maxRetryAfterMs: BATCH_MAX_RETRY_AFTER_MS,
+      ordered: Boolean(o.ordered),
+      write,
+      onChange: (e) => {
+        if (e.type === 'limit' && e.throttle) {
+          const wait = e.throttle.retryAfterMs ? `, waiting ${formatDuration(e.throttle.retryAfterMs)} as it asks` : '';
+          progress.note(yellow(`medchat batch: the service is limiting requests (${e.throttle.status}); ${e.change.from} → ${e.change.to} at a time${wait}`, colour));
+        }
+        progress.update({ stats: run.stats, inFlight: run.inFlight, limit: run.rate.limit, max: jobs });
+      },
+    }));
+
+    let stoppedBy: StopSignal | undefined;
+    const removeSignals =
+      io.signals === false
+        ? () => {}
+        : onStopSignals((signal) => {
+            if (stoppedBy) {
+              // The second one: leave now. Every line written so far is whole.
+              writeStderrLine(`\nmedchat batch: left at once; answers in flight are lost${answers ? `, the rest is in ${answers.file}` : ''}`);
+              process.exit(exitCodeForSignal[signal]);
+            }
+            stoppedBy = signal;
+            run.stop();
+            const n = run.inFlight;
+            progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight (Ctrl+C again to leave now)` : 'nothing in flight'}`);
+          });
+    const items = async function* () {
+      for await (const item of input.items()) if (!answered.has(idKey(item.id))) yield item as BatchItem;
+    };
+    try {
+      await run.run(items());
+    } finally {
+      removeSignals();
+      progress.end();
+    }
+    try {
+      answers?.close();
+    } catch (err) {
+      run.fail(writeFailure(err, answers));
+    }
+    if (stdout) await stdout.flush();
+
+    const { stats } = run;
+    const tokens = `tokens ${formatCount(stats.promptTokens)} in / ${formatCount(stats.completionTokens)} out`;
+    say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
+    const rerun = answers ? 'run the same command again' : undefined;
+    const fatal = run.fatal;
+    if (fatal?.kind === 'reader-gone') return ExitCode.ok;
+    if (fatal) {
+      say(red(`medchat: ${sanitizeLine(fatal.message)}${rerun && fatal.kind !== 'write' ? `; finished answers are saved: fix that and ${rerun} to continue` : ''}`, colour));
+      return fatal.exitCode;
+    }
+    const left = todo - stats.answered - stats.failed;
+    if (stoppedBy) {
+      say(`medchat batch: interrupted with ${left} question${left === 1 ? '' : 's'} left${rerun ? `; ${rerun} to continue` : ''}`);
+      return exitCodeForSignal[stoppedBy];
+    }
+    if (stats.failed) {
+      say(yellow(`medchat batch: ${stats.failed} failed; their lines carry "error"${rerun ? `; ${rerun} to ask them again` : ''}`, colour));
+      return ExitCode.batchFailures;
+    }
+    return ExitCode.ok;
+  } finally {
+    try {
+      answers?.close();
+    } catch {
+      // reported above
+    }
+    input.dispose();
+  }
+}
+
+/** Writing the answers to the file the questions come from would destroy them. */
+function checkNotTheInput(output: string, input: BatchInput): void {
+  let out: fs.Stats;
+  try {
+    out = fs.statSync(output);
+  } catch {
+    return;
+  }
+  const inp = input.stat();
+  if (out.dev === inp.dev && out.ino === inp.ino) throw usageError(`-o ${output} is the input file; write the answers to another file`);
+}
+
+/** A failed write of the answers file as the one line to show. */
+function writeFailure(err: unknown, answers: AnswersFile | undefined): MedchatError {
+  if (err instanceof MedchatError) return err;
+  const saved = answers ? '; every answer written before is saved in it' : '';
+  if (err instanceof FileWriteError) {
+    return new MedchatError(`${err.message}${saved}; ${err.nextStep}, then run the same command again to continue`, ExitCode.failure, 'write');
+  }
+  return new MedchatError(`cannot write the answers: ${(err as Error).message}${saved}`, ExitCode.failure, 'write');
+}
