@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { TEST_KEY, runCli, tempHome, waitFor } from '../support/cli.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 const homes: string[] = [];
 const doubles: ServiceDouble[] = [];
@@ -246,4 +247,39 @@ test('Ctrl+C: the answers in flight are finished and written, nothing new is sen
   assert.equal(r2.code, 130, r2.stderr);
   assert.match(r2.stderr, /left at once/);
   assert.equal(readAnswers(out).length, before);
+});
+
+test('on a terminal: one progress line redrawn in place (bar, done/total, failures, rate, ETA, tokens), then the summary', { skip: tmuxSkip }, async () => {
+  const { double, home, input, out } = await setup(40, 100);
+  const pane = new TmuxPane(['batch', input, '-o', out, '-j', '2'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { home });
+  try {
+    await pane.waitForText(/\[#+\.+\] \d+\/40 · 0 failed · [\d.]+\/s · ETA \S+ · tokens \d+ in \/ \d+ out/);
+    const end = await pane.exited(20_000);
+    assert.equal(end.code, 0);
+    const screen = pane.screen();
+    const summary = screen.split('\n').findIndex((l) => l.startsWith('medchat batch: 40 answered, 0 failed'));
+    assert.ok(summary >= 0, screen);
+    assert.deepEqual(screen.split('\n').slice(0, summary).filter((l) => l.trim()), [], 'the bar was redrawn on one line and cleared before the summary');
+  } finally {
+    pane.kill();
+  }
+});
+
+test('a refused key stops the run at once (exit 3): no question is worth asking with it', async () => {
+  const { double, home, input, out } = await setup(30);
+  double.chat.defaultScript = { status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }) };
+  const r = await runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: double.url, home });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /^medchat: the service refused the API key \(401\).*finished answers are saved: fix that and run the same command again to continue$/m);
+  assert.ok(double.chat.requests.length <= 2, `${double.chat.requests.length} requests`);
+  assert.deepEqual(readAnswers(out), []);
+});
+
+test('the service unreachable: the run stops after a run of failures instead of failing every question (exit 1)', async () => {
+  const { home, input, out } = await setup(100);
+  const r = await runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: 'http://127.0.0.1:9', home });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^medchat: stopped: the last 10 questions all failed; the service looks down or unreachable \(cannot connect/m);
+  const lines = readAnswers(out);
+  assert.ok(lines.length >= 10 && lines.length < 20 && lines.every((l) => l.error), `${lines.length} error lines`);
 });

@@ -76,10 +76,27 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
   const colour = colourAllowed(io.stderr, io.env);
   const say = (line: string) => io.stderr.write(`${line}\n`);
 
-  const input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: stdinLimitFor(settings.contextWindow), stdin: io.stdin });
   let answers: AnswersFile | undefined;
   let scheduler: BatchScheduler | undefined;
+  let input: BatchInput | undefined;
+  // Ctrl+C (or SIGTERM, SIGHUP): before the run, leave at once (nothing was sent); during it, the
+  // first one stops it (`onStop`), a second one leaves at once. Every line written is whole.
+  let stoppedBy: StopSignal | undefined;
+  let onStop: ((signal: StopSignal) => void) | undefined;
+  const removeSignals =
+    io.signals === false
+      ? () => {}
+      : onStopSignals((signal) => {
+          if (stoppedBy || !onStop) {
+            if (onStop) writeStderrLine(`\nmedchat batch: left at once; answers in flight are lost${answers ? `, the rest is in ${answers.file}` : ''}`);
+            input?.dispose();
+            process.exit(exitCodeForSignal[signal]);
+          }
+          stoppedBy = signal;
+          onStop(signal);
+        });
   try {
+    input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: stdinLimitFor(settings.contextWindow), stdin: io.stdin });
     const scan = await input.scan();
     if (scan.problemCount) {
       for (const p of scan.problems) say(`  ${input.name} ${sanitizeLine(p)}`);
@@ -95,6 +112,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
         ops: io.ops,
         inputIds: scan.ids,
         onFailure: (err) => scheduler?.fail(writeFailure(err, answers)),
+      }).catch((err: unknown) => {
+        throw err instanceof FileWriteError ? openFailure(err) : err;
       });
       answers = opened.out;
       answered = opened.resume.answered;
@@ -103,6 +122,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     }
     let skipped = 0;
     for (const key of scan.ids.keys()) if (answered.has(key)) skipped++;
+    scan.ids.clear(); // not needed from here on: 100,000 ids are ~10 MB
     const todo = scan.total - skipped;
     if (skipped) say(`medchat batch: ${skipped} of ${scan.total} already answered in ${o.output}; ${todo} to go`);
     if (!todo) {
@@ -143,28 +163,18 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       },
     }));
 
-    let stoppedBy: StopSignal | undefined;
-    const removeSignals =
-      io.signals === false
-        ? () => {}
-        : onStopSignals((signal) => {
-            if (stoppedBy) {
-              // The second one: leave now. Every line written so far is whole.
-              writeStderrLine(`\nmedchat batch: left at once; answers in flight are lost${answers ? `, the rest is in ${answers.file}` : ''}`);
-              process.exit(exitCodeForSignal[signal]);
-            }
-            stoppedBy = signal;
-            run.stop();
-            const n = run.inFlight;
-            progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight (Ctrl+C again to leave now)` : 'nothing in flight'}`);
-          });
+    onStop = () => {
+      run.stop();
+      const n = run.inFlight;
+      progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight (Ctrl+C again to leave now)` : 'nothing in flight'}`);
+    };
+    const questions = input;
     const items = async function* () {
-      for await (const item of input.items()) if (!answered.has(idKey(item.id))) yield item as BatchItem;
+      for await (const item of questions.items()) if (!answered.has(idKey(item.id))) yield item as BatchItem;
     };
     try {
       await run.run(items());
     } finally {
-      removeSignals();
       progress.end();
     }
     try {
@@ -195,12 +205,13 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     }
     return ExitCode.ok;
   } finally {
+    removeSignals();
     try {
       answers?.close();
     } catch {
       // reported above
     }
-    input.dispose();
+    input?.dispose();
   }
 }
 
@@ -214,6 +225,12 @@ function checkNotTheInput(output: string, input: BatchInput): void {
   }
   const inp = input.stat();
   if (out.dev === inp.dev && out.ino === inp.ino) throw usageError(`-o ${output} is the input file; write the answers to another file`);
+}
+
+/** The answers file cannot be opened: a path to change (2), or a disk to fix (1). */
+function openFailure(err: FileWriteError): MedchatError {
+  const pathProblem = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ELOOP', 'ENAMETOOLONG'].includes(err.code);
+  return new MedchatError(`${err.message}; ${pathProblem ? 'choose another -o' : err.nextStep}`, pathProblem ? ExitCode.usage : ExitCode.failure, 'write');
 }
 
 /** A failed write of the answers file as the one line to show. */

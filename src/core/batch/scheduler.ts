@@ -80,6 +80,7 @@ export class BatchScheduler {
   private nextToWrite = 0;
   private writing: Promise<void> = Promise.resolve();
   private pendingWrites = 0;
+  private writesBroken = false;
   private outage = 0;
   private waiters: Array<() => void> = [];
   private readonly now: () => number;
@@ -290,12 +291,13 @@ export class BatchScheduler {
     this.pendingWrites++;
     this.writing = this.writing.then(async () => {
       try {
-        if (this.fatal) return; // after a failed write nothing more is written
+        if (this.writesBroken) return; // after a failed write nothing more is written
         await this.o.write(record);
         if (record.error) this.stats.failed++;
         else this.stats.answered++;
         this.o.onChange?.({ type: 'written', record });
       } catch (err) {
+        this.writesBroken = true;
         this.fail(toMedchatError(err));
       } finally {
         this.pendingWrites--;
