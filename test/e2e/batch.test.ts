@@ -8,6 +8,7 @@ import { after, afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { TEST_KEY, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { canWatchMemory, mb, runWatched } from '../support/rss.js';
 
 const homes: string[] = [];
 const doubles: ServiceDouble[] = [];
@@ -178,6 +179,16 @@ test('429 with retry-after: nothing is sent before the time asked, concurrency i
   assert.ok(Math.max(...arrivals.slice(8).map((a) => a.inFlight)) <= 8);
 });
 
+test('503 with retry-after as an HTTP date: the wait is until that time', async () => {
+  const { double, home, input, out } = await setup(3);
+  double.chat.throttleNext(1, { status: 503, retryAfter: new Date(Date.now() + 2000).toUTCString() });
+  const r = await runCli(['batch', input, '-o', out, '-j', '1'], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readAnswers(out).length, 3);
+  const [first, second] = double.chat.arrivals;
+  assert.ok(second!.at - first!.at >= 800, `waited ${second!.at - first!.at} ms for a date 1-2 s ahead`);
+});
+
 test('503 after the retries run out: that question fails, the others are answered (exit 10)', async () => {
   const { double, home, input, out } = await setup(3);
   double.chat.throttleNext(3, { status: 503 });
@@ -282,4 +293,36 @@ test('the service unreachable: the run stops after a run of failures instead of 
   assert.match(r.stderr, /^medchat: stopped: the last 10 questions all failed; the service looks down or unreachable \(cannot connect/m);
   const lines = readAnswers(out);
   assert.ok(lines.length >= 10 && lines.length < 20 && lines.every((l) => l.error), `${lines.length} error lines`);
+});
+
+test('100,000 questions are read as a stream: resuming a run with 10 left stays under 200 MB and asks only those 10', { skip: canWatchMemory ? false : 'needs /proc' }, async (t) => {
+  const { double, home } = await setup(0);
+  const input = path.join(home, 'big.jsonl');
+  const out = path.join(home, 'big-answers.jsonl');
+  const n = 100_000;
+  const q = fs.openSync(input, 'w');
+  const a = fs.openSync(out, 'w');
+  let qs = '';
+  let as = '';
+  for (let i = 0; i < n; i++) {
+    qs += JSON.stringify({ id: `q${i}`, prompt: `What is the usual adult dose of drug number ${i}, and its common side effects?` }) + '\n';
+    if (i % 10_000 !== 0) as += JSON.stringify({ id: `q${i}`, content: `The usual adult dose of drug ${i} is one tablet a day.`, usage: { prompt_tokens: 30, completion_tokens: 12 }, finish_reason: 'stop' }) + '\n';
+    if (qs.length > 1 << 20) {
+      fs.writeSync(q, qs);
+      fs.writeSync(a, as);
+      qs = as = '';
+    }
+  }
+  fs.writeSync(q, qs);
+  fs.writeSync(a, as);
+  fs.closeSync(q);
+  fs.closeSync(a);
+  const r = await runWatched(['batch', input, '-o', out], { baseUrl: double.url, home, timeoutMs: 60_000, killAboveKb: 400 * 1024 });
+  assert.equal(r.killed, undefined);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /99990 of 100000 already answered in .*; 10 to go/);
+  assert.deepEqual(promptsAsked(double).map((p) => /number (\d+),/.exec(p)![1]).sort((x, y) => Number(x) - Number(y)), ['0', '10000', '20000', '30000', '40000', '50000', '60000', '70000', '80000', '90000']);
+  t.diagnostic(`peak RSS ${mb(Math.max(r.peakRssKb, r.hwmKb))}`);
+  assert.ok(Math.max(r.peakRssKb, r.hwmKb) < 200 * 1024, `peak ${mb(Math.max(r.peakRssKb, r.hwmKb))}`);
+  assert.equal(readAnswers(out).length, n);
 });
