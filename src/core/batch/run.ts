@@ -16,7 +16,8 @@ import { BatchInput } from './input.js';
 import { idKey, type BatchItem } from './items.js';
 import { plainPlan, type RequestPlan } from './plan.js';
 import { BatchProgress, formatCount, formatDuration } from './progress.js';
-import { BatchScheduler, type AnswerRecord } from './scheduler.js';
+import type { AnswerRecord } from './answer-item.js';
+import { BatchScheduler } from './scheduler.js';
 
 export interface BatchFlags {
   output?: string;
@@ -145,7 +146,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       if (stdout!.closed) throw stdout!.readerGone ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone') : new MedchatError(describeWriteFailure('stdout', stdout!.failure!), ExitCode.failure, 'write');
     };
 
-    const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr), colour });
+    // The redrawn bar only when the answers do not go to the same terminal (they would tear it).
+    const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr) && !(stdout && stdoutTty), colour });
     const run = (scheduler = new BatchScheduler({
       settings,
       plan,

@@ -1,7 +1,8 @@
-import type { ChatEvent, ChatResult, Usage } from '../chat-events.js';
-import { completeChat, endedEarly, type ClientSettings } from '../chat-client.js';
+import type { ChatEvent, Usage } from '../chat-events.js';
+import type { ClientSettings } from '../chat-client.js';
 import type { Throttle } from '../chat-retries.js';
 import { MedchatError, toMedchatError } from '../errors.js';
+import { answerItem, type AnswerRecord } from './answer-item.js';
 import type { BatchItem } from './items.js';
 import type { RequestPlan } from './plan.js';
 import { RateControl, type LimitChange } from './rate.js';
@@ -12,18 +13,8 @@ import { RateControl, type LimitChange } from './rate.js';
  * line to `write`, as it finishes or (ordered) in input order. One item failing is written as
  * its error line and the run goes on; it stops early only when told to (Ctrl+C: the answers in
  * flight finish and are written, items waiting to retry are dropped), when a write fails, or
- * when nothing can succeed (the key refused, an unknown model, the service down: FATAL, OUTAGE).
+ * when nothing can succeed (the key refused, an unknown model: answer-item.ts; the service down: OUTAGE_KINDS).
  */
-export interface AnswerRecord {
-  id: string | number;
-  content: string;
-  reasoning?: string;
-  usage: Usage | null;
-  finish_reason: string | null;
-  error?: { message: string; exit_code: number };
-  [field: string]: unknown;
-}
-
 export interface SchedulerOptions {
   settings: ClientSettings;
   plan: RequestPlan;
@@ -47,8 +38,6 @@ export interface BatchStats {
   completionTokens: number;
 }
 
-/** Failures no other item can escape: stop at once. */
-const FATAL = new Set(['auth', 'unknown-model', 'not-found', 'proxy', 'usage']);
 /** Failures of the service or the way to it: this many in a row (no answer between) and the run stops. */
 const OUTAGE_KINDS = new Set(['network', 'timeout', 'server', 'rate-limit', 'malformed']);
 export const outageRun = (jobs: number) => Math.max(10, 2 * jobs);
@@ -209,62 +198,44 @@ export class BatchScheduler {
 
   /** The item's output line, or undefined when it was dropped (stopped) or ended the run. */
   private async answer(flight: Flight): Promise<AnswerRecord | undefined> {
-    const { item } = flight;
-    const callOptions = {
-      signal: flight.controller.signal,
-      retries: this.o.retries,
-      maxRetryAfterMs: this.o.maxRetryAfterMs,
-      onThrottle: (t: Throttle) => {
-        const change = this.rate.throttled(t);
-        if (change) this.o.onChange?.({ type: 'limit', change, throttle: t });
+    const outcome = await answerItem(flight.item, {
+      settings: this.o.settings,
+      plan: this.o.plan,
+      call: {
+        signal: flight.controller.signal,
+        retries: this.o.retries,
+        maxRetryAfterMs: this.o.maxRetryAfterMs,
+        onThrottle: (t: Throttle) => {
+          const change = this.rate.throttled(t);
+          if (change) this.o.onChange?.({ type: 'limit', change, throttle: t });
+        },
+        beforeRetry: () => this.turnForRetry(flight),
       },
-      beforeRetry: () => this.turnForRetry(flight),
-    };
-    // Waiting to retry: the turn goes to someone else meanwhile (and Ctrl+C drops this question).
-    const onEvent = (e: ChatEvent) => {
-      if (e.type !== 'retry') return;
-      this.waitToRetry(flight);
-      if (this.stopped) flight.controller.abort();
-    };
-    let settings = this.o.settings;
-    try {
-      const prepared = await this.o.plan.prepare(item);
-      settings = { ...settings, ...prepared.overrides };
-      const ask = async (messages: Parameters<typeof completeChat>[1]) => {
-        const result = await completeChat(settings, messages, callOptions, onEvent);
-        this.count(result.usage);
-        return result;
-      };
-      const answer = await ask(prepared.messages);
+      // Waiting to retry: the turn goes to someone else meanwhile (and Ctrl+C drops this question).
+      onEvent: (e: ChatEvent) => {
+        if (e.type !== 'retry') return;
+        this.waitToRetry(flight);
+        if (this.stopped) flight.controller.abort();
+      },
+      onUsage: (usage) => this.count(usage),
+    });
+    if (outcome.type === 'dropped') return undefined;
+    if (outcome.type === 'fatal') {
+      this.fail(outcome.error);
+      return undefined;
+    }
+    if (outcome.answered) {
       this.outage = 0;
       const change = this.rate.answered();
       if (change) this.o.onChange?.({ type: 'limit', change });
-      const early = endedEarly(settings, answer);
-      const finished = prepared.finish && !early ? await prepared.finish(answer, ask) : { content: answer.content };
-      const record = recordOf(item, answer, finished.content, finished.fields);
-      const error = early ?? finished.error;
-      if (error) record.error = { message: error.message, exit_code: error.exitCode };
-      return record;
-    } catch (err) {
-      const e = toMedchatError(err);
-      if (e.kind === 'interrupted' || flight.controller.signal.aborted) return undefined;
-      if (FATAL.has(e.kind)) {
-        this.fail(e);
-        return undefined;
-      }
-      const partial = (err as { partial?: ChatResult }).partial;
-      this.count(partial?.usage);
-      const record = recordOf(item, partial ?? { content: '', reasoning: '' }, partial?.content ?? '');
-      record.error = { message: e.message, exit_code: e.exitCode };
-      if (OUTAGE_KINDS.has(e.kind) && ++this.outage >= outageRun(this.o.jobs)) {
-        this.fail(new MedchatError(`stopped: the last ${this.outage} questions all failed; the service looks down or unreachable (${e.message})`, e.exitCode, 'outage'));
-      }
-      return record;
+    } else if (outcome.failure && OUTAGE_KINDS.has(outcome.failure.kind) && ++this.outage >= outageRun(this.o.jobs)) {
+      const e = outcome.failure;
+      this.fail(new MedchatError(`stopped: the last ${this.outage} questions all failed; the service looks down or unreachable (${e.message})`, e.exitCode, 'outage'));
     }
+    return outcome.record;
   }
 
-  private count(usage: Usage | undefined): void {
-    if (!usage) return;
+  private count(usage: Usage): void {
     this.stats.promptTokens += usage.prompt_tokens ?? 0;
     this.stats.completionTokens += usage.completion_tokens ?? 0;
   }
@@ -305,15 +276,4 @@ export class BatchScheduler {
       }
     });
   }
-}
-
-function recordOf(item: BatchItem, answer: ChatResult, content: string, fields?: Record<string, unknown>): AnswerRecord {
-  const record: AnswerRecord = {
-    id: item.id,
-    content,
-    ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
-    usage: answer.usage ?? null,
-    finish_reason: answer.finishReason ?? null,
-  };
-  return fields ? { ...record, ...fields, id: item.id } : record;
 }
