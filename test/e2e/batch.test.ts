@@ -326,3 +326,53 @@ test('100,000 questions are read as a stream: resuming a run with 10 left stays 
   assert.ok(Math.max(r.peakRssKb, r.hwmKb) < 200 * 1024, `peak ${mb(Math.max(r.peakRssKb, r.hwmKb))}`);
   assert.equal(readAnswers(out).length, n);
 });
+
+test('--schema: each answer checked, an invalid one asked once more with the errors; still invalid, its line says so (exit_code 9) and the run exits 10', async () => {
+  const { double, home, input, out } = await setup(3);
+  double.chat.defaultScript = {
+    content: (req) => {
+      const messages = req.body.messages as Array<{ role: string; content: string }>;
+      const question = messages.find((m) => m.role === 'user')!.content;
+      const repair = messages.length > 2;
+      if (question.endsWith('q1')) return ['```json\n{"name": "aspirin", "dose_mg": 100}\n```'];
+      if (question.endsWith('q2')) return [repair ? '{"name": "ibuprofen", "dose_mg": 400}' : 'Sure! ibuprofen, 400 mg'];
+      return ['{"name": "paracetamol", "dose_mg": "a lot"}'];
+    },
+  };
+  const r = await runCli(['batch', input, '-o', out, '-j', '1', '--schema', 'name, dose_mg number'], { baseUrl: double.url, home });
+  assert.equal(r.code, 10, r.stderr);
+  const byId = Object.fromEntries(readAnswers(out).map((l) => [l.id, l as Line & Record<string, unknown>]));
+  assert.equal(byId.q1!.content, '{"name":"aspirin","dose_mg":100}');
+  assert.deepEqual(byId.q1!.value, { name: 'aspirin', dose_mg: 100 });
+  assert.equal(byId.q1!.valid, true);
+  assert.equal(byId.q1!.attempts, 1);
+  assert.deepEqual(byId.q2!.value, { name: 'ibuprofen', dose_mg: 400 });
+  assert.equal(byId.q2!.attempts, 2, 'repaired once');
+  assert.equal(byId.q2!.error, undefined);
+  assert.equal(byId.q3!.valid, false);
+  assert.equal(byId.q3!.error!.exit_code, 9);
+  assert.match(byId.q3!.error!.message, /not valid JSON for the schema, even after one repair request/);
+  assert.ok((byId.q3!.schema_errors as string[]).length > 0);
+  assert.equal(byId.q3!.content, '{"name": "paracetamol", "dose_mg": "a lot"}', 'the raw answer is kept');
+  assert.equal(double.chat.requests.length, 5, 'q1 once, q2 and q3 twice');
+  for (const req of double.chat.requests) {
+    assert.equal(req.body.enable_thinking, false, 'thinking is off for schema answers');
+    assert.equal(req.body.messages[0].role, 'system');
+    assert.deepEqual(Object.keys(req.body).sort(), ['enable_thinking', 'max_tokens', 'messages', 'model', 'stream']);
+  }
+});
+
+test('-r ROLE: the role\'s system prompt (then -s, then the line\'s own) goes with every question', async () => {
+  const { double, home, out } = await setup(0);
+  const input = path.join(home, 'notes.jsonl');
+  fs.writeFileSync(input, JSON.stringify({ id: 'n1', prompt: 'BP 150/95, on amlodipine', system: 'Patient is 70.' }) + '\n');
+  const r = await runCli(['batch', input, '-o', out, '-r', 'explain', '-s', 'Be brief.'], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  const system: string = double.chat.requests[0]!.body.messages[0].content;
+  assert.equal(double.chat.requests[0]!.body.messages[0].role, 'system');
+  assert.match(system, /grade/i, 'the explain role\'s prompt');
+  assert.ok(system.indexOf('Be brief.') > 0 && system.indexOf('Patient is 70.') > system.indexOf('Be brief.'), system);
+  const unknown = await runCli(['batch', input, '-o', out, '-r', 'no-such-role'], { baseUrl: double.url, home });
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /no-such-role/);
+});

@@ -1,20 +1,21 @@
 import type { ChatResult } from '../chat-events.js';
 import type { WireMessage } from '../chat-request.js';
-import type { MedchatError } from '../errors.js';
+import { MedchatError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import type { Planner } from '../request-plan.js';
+import { addUsage, schemaJsonFields } from '../schema/report.js';
 import type { Settings } from '../settings.js';
 import type { BatchItem } from './items.js';
 
 /**
  * How a batch turns an item into a request, and an answer into what is written: the seam where
- * the shared request preparation (roles, --schema, files; issue 13) plugs in. One-shot and chat go
- * through the same preparation; batch only needs `prepare(item) → request` and
- * `finish(answer) → result`.
+ * the shared request preparation (request-plan.ts: roles, -s, --schema) plugs in.
  */
 export type SettingsOverrides = Partial<Pick<Settings, 'maxTokens' | 'thinking' | 'temperature' | 'topP'>>;
 
 export interface PreparedRequest {
   messages: WireMessage[];
-  /** Settings for this request only (a role's temperature, thinking off for --schema…). */
+  /** Settings for this request only. */
   overrides?: SettingsOverrides;
   /**
    * What the answer becomes in the output line. `ask` sends one more request (a repair round-trip
@@ -27,7 +28,7 @@ export interface FinishedAnswer {
   content: string;
   /** The item failed after all (e.g. not valid for the schema): written with its `error`. */
   error?: MedchatError;
-  /** More fields for the output line (e.g. the raw answer beside extracted JSON). */
+  /** More fields for the output line (with a schema: value, valid, schema_errors, attempts, usage of both requests). */
   fields?: Record<string, unknown>;
 }
 
@@ -37,17 +38,36 @@ export interface RequestPlan {
 }
 
 /**
- * The plan without roles or schema: the item's own system prompt, else `--system`, then the
- * item's messages (or its prompt as the one user message). A `system` message already in the
- * item's messages is kept, and `--system` is not added to it.
+ * The batch plan from the shared planner: the role's system prompt, then -s, then the item's own
+ * ("system", or system messages in its "messages"), the schema instruction; the item's messages
+ * or its prompt. With a schema, the answer is checked and, when invalid, asked for once more with
+ * the validation errors quoted (as one-shot does); still invalid, the line carries exit code 9.
  */
-export function plainPlan(opts: { system?: string }): RequestPlan {
+export function plannedBatch(planner: Planner): RequestPlan {
   return {
     prepare(item) {
-      const conversation: WireMessage[] = item.messages ?? [{ role: 'user', content: item.prompt ?? '' }];
-      const system = item.system ?? opts.system;
-      const hasSystem = conversation.some((m) => m.role === 'system');
-      return { messages: system && !hasSystem ? [{ role: 'system', content: system }, ...conversation] : conversation };
+      const plan = planner.plan({ prompt: item.prompt, messages: item.messages, system: item.system });
+      if (!plan.schema) return { messages: plan.messages };
+      return {
+        messages: plan.messages,
+        async finish(answer, ask) {
+          let finished = plan.finish(answer.content);
+          let attempts = 1;
+          let usage = answer.usage;
+          if (!finished.ok) {
+            const repair = plan.repairRequest(finished);
+            const second = await ask([...plan.messages, { role: 'assistant', content: answer.content }, { role: 'user', content: repair }]);
+            if (second.usage) usage = addUsage(usage, second.usage);
+            finished = plan.finish(second.content);
+            attempts = 2;
+          }
+          const fields = { ...schemaJsonFields(finished, attempts), usage: usage ?? null };
+          if (finished.ok) return { content: finished.content, fields };
+          const more = finished.errors.length > 1 ? `; and ${finished.errors.length - 1} more in "schema_errors"` : '';
+          const error = new MedchatError(`the answer is not valid JSON for the schema, even after one repair request (${finished.errors[0] ?? 'no JSON found'}${more})`, ExitCode.schemaInvalid, 'schema');
+          return { content: finished.raw, error, fields };
+        },
+      };
     },
   };
 }

@@ -7,14 +7,16 @@ import { FileWriteError } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
 import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.js';
 import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
-import { resolveSettings, type FlagValues } from '../settings.js';
+import { makePlanner } from '../request-plan.js';
+import { loadRole, rolesDir } from '../roles/store.js';
+import { resolveSettings, type FlagValues, type Settings } from '../settings.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from '../signals.js';
 import { stdinLimitFor } from '../stdin.js';
 import { colourAllowed, isTty, red, yellow } from '../terminal.js';
 import { AnswersFile } from './answers-file.js';
 import { BatchInput } from './input.js';
 import { idKey, type BatchItem } from './items.js';
-import { plainPlan, type RequestPlan } from './plan.js';
+import { plannedBatch, type RequestPlan } from './plan.js';
 import { BatchProgress, formatCount, formatDuration } from './progress.js';
 import type { AnswerRecord } from './answer-item.js';
 import { BatchScheduler } from './scheduler.js';
@@ -27,6 +29,10 @@ export interface BatchFlags {
   system?: string;
   role?: string;
   schema?: string;
+  schemaMulti?: boolean;
+  think?: boolean;
+  maxTokens?: string;
+  temperature?: string;
   retries?: string;
 }
 
@@ -56,24 +62,28 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number, 
 }
 
 /**
- * The request plan for these flags.
- * TODO(issue 13 merge): --role and --schema go through the shared request preparation owned by the
- * `schema` helper (src/core/request-plan.ts, not on main when batch was written). At the merge,
- * build the RequestPlan from it here (prepare → messages + overrides, finish → schema
- * extraction/validation/repair with `ask`), and drop this refusal.
+ * The request plan and settings for these flags: the shared planner (request-plan.ts) with the
+ * role (-r), -s, --schema; what the command line set wins over the role.
  */
-function planFor(o: BatchFlags): RequestPlan {
-  if (o.role !== undefined || o.schema !== undefined) {
-    throw usageError(`${o.schema !== undefined ? '--schema' : '--role'} is not available in batch in this build yet`);
-  }
-  return plainPlan({ system: o.system });
+async function planFor(o: BatchFlags, resolved: Settings, env: NodeJS.ProcessEnv): Promise<{ plan: RequestPlan; settings: Settings }> {
+  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
+  const role = o.role !== undefined ? loadRole(o.role, rolesDir(env)) : undefined;
+  const planner = await makePlanner({
+    settings: resolved,
+    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
+    role,
+    schema: o.schema,
+    schemaMulti: o.schemaMulti,
+    system: o.system,
+  });
+  return { plan: plannedBatch(planner), settings: planner.settings };
 }
 
 export async function runBatchCommand(source: string, o: BatchFlags, flags: FlagValues, io: BatchIo = defaultIo()): Promise<number> {
   const jobs = wholeNumber('-j', o.jobs, DEFAULT_JOBS, 1, 256);
   const retries = wholeNumber('--retries', o.retries, DEFAULT_BATCH_RETRIES, 0, 20);
-  const plan = planFor(o);
-  const settings = resolveSettings({ flags, store: new ConfigStore(io.env ?? process.env), env: io.env });
+  const env = io.env ?? process.env;
+  const { plan, settings } = await planFor(o, resolveSettings({ flags, store: new ConfigStore(env), env }), env);
   const colour = colourAllowed(io.stderr, io.env);
   const say = (line: string) => io.stderr.write(`${line}\n`);
 
