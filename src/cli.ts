@@ -51,9 +51,13 @@ Examples:
   medchat --json -p "list three causes of chest pain" | jq -r .content
   medchat -c "and what if she is pregnant?"   continue the last conversation
   medchat retexture --image scan.png "make it a watercolour" --wait
+  medchat --schema 'name, dose_mg number, route' "list the medications" < note.txt
+  medchat -r soap -f notes.txt              a role (medchat roles list) and a file
+  medchat batch questions.jsonl -o answers.jsonl
 
 Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration error,
-3 key refused, 4 answer cut off, 130 interrupted. See the README for all of them.`,
+3 key refused, 4 answer cut off, 8 answer ended early, 9 not valid JSON for --schema,
+130 interrupted. See the README for all of them.`,
   );
 
   program.action(async (words: string[], o: ChatFlags) => {
