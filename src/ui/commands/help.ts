@@ -12,7 +12,7 @@ export const help: SlashCommand = {
         'Commands:',
         ...lines,
         'Keys: Enter send · Ctrl+J, Alt+Enter or \\ then Enter new line · Up/Down earlier prompts · Ctrl+G edit in $EDITOR',
-        '      Ctrl+O show/hide reasoning · Esc or Ctrl+C stop an answer or stop waiting for /retexture · Ctrl+C clear the box, twice to exit · Ctrl+D exit',
+        '      Ctrl+O the whole conversation with its reasoning (q back) · Ctrl+L redraw · Esc or Ctrl+C stop an answer or stop waiting for /retexture · Ctrl+C clear the box, twice to exit · Ctrl+D exit',
         chat.session.persistent
           ? `Saved as session ${chat.session.id}; continue it later with: medchat -c`
           : 'This conversation is not saved (incognito or history off).',
