@@ -34,9 +34,9 @@ export class TmuxPane {
     };
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
-    const inner = `echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
     const before = (opts.shellLines ?? []).map((l) => `printf '%s\\n' ${q(l)}; `).join('');
-    const script = `${before}env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
+    const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+    const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
   }
 
