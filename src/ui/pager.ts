@@ -93,7 +93,8 @@ export function pagerKey(state: PagerState, key: Key, lines: readonly string[]):
     switch (key.name) {
       case 'text':
       case 'paste':
-        return { state: { ...s, typing: s.typing + key.text.split(/[\r\n]/)[0] } };
+        // One line, no control characters (a paste could hold escape codes; this is echoed on the status line).
+        return { state: { ...s, typing: s.typing + key.text.split(/[\r\n]/)[0]!.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') } };
       case 'backspace':
         return { state: { ...s, typing: s.typing ? s.typing.slice(0, -1) : undefined } };
       case 'enter':

@@ -103,6 +103,8 @@ test('/ searches forward from the top line (smart case), n and N go on either wa
   assert.match(statusLine(s, lines.length, 80), /not found: nausea/);
   s = key(s, k('down'));
   assert.doesNotMatch(statusLine(s, lines.length, 80), /not found/);
+  // A paste into the search: its first line, no control characters (it is echoed on the status line).
+  assert.equal(key(openPager(3, lines.length, 0), t('/'), { name: 'paste', text: 'fe\x1b[2Jver\nsecond' }).typing, 'fe[2Jver');
   // Esc gives up typing without leaving; n before any search says how to search.
   const typing = key(openPager(3, lines.length, 0), t('/fe'), k('escape'));
   assert.equal(typing.typing, undefined);
