@@ -1,4 +1,4 @@
-import { Box, useApp, useStdin, useStdout } from 'ink';
+import { Box, useApp, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatController } from './chat-controller.js';
 import { commandMenu, cycle, menuHeight, menuStart, moveSelection, type MenuState } from './commands/menu.js';
@@ -13,13 +13,19 @@ import { KeyDecoder, type Key } from './text/keys.js';
 import { useChat } from './use-chat.js';
 
 const EXIT_WINDOW_MS = 2000;
-const RESIZE_SETTLE_MS = 250;
 
-/** The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller calls. */
-export function App({ controller, drawing }: { controller: ChatController; drawing?: LiveDrawing }) {
+/** A full-screen view over the chat screen (the transcript viewer): while it is open, it takes every key. */
+export interface KeyOverlay {
+  handleKey(key: Key): boolean;
+}
+
+/**
+ * The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller
+ * calls. The terminal's size reaches it through the controller (run-interactive calls resize()).
+ */
+export function App({ controller, drawing, overlay }: { controller: ChatController; drawing?: LiveDrawing; overlay?: KeyOverlay }) {
   const snap = useChat(controller, drawing);
   const { exit } = useApp();
-  const { stdout } = useStdout();
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
   const [editor, setEditor] = useState(ed.emptyEditor);
   const [menuState, setMenuState] = useState(menuStart);
@@ -55,20 +61,6 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
     if (snap.exitRequested) exit();
   }, [snap.exitRequested, exit]);
 
-  // Reflow once the terminal has stopped resizing.
-  useEffect(() => {
-    let t: NodeJS.Timeout | undefined;
-    const onResize = () => {
-      clearTimeout(t);
-      t = setTimeout(() => controller.resize(stdout.columns || 80, stdout.rows || 24), RESIZE_SETTLE_MS);
-    };
-    stdout.on('resize', onResize);
-    return () => {
-      clearTimeout(t);
-      stdout.off('resize', onResize);
-    };
-  }, [controller, stdout]);
-
   // The footer meter counts the draft as the next question.
   useEffect(() => {
     controller.setDraft(ed.expandedText(editor));
@@ -82,6 +74,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
 
   const onKey = useCallback(
     (key: Key) => {
+      if (overlay?.handleKey(key)) return;
       const e = editorRef.current;
       const set = (next: ed.EditorState) => setDraft(next);
       // A draft from history opens no menu: Up/Down go on through the history.
@@ -169,7 +162,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           if (!e.text) return controller.requestExit();
           return set(ed.deleteForward(e));
         case 'ctrl-o':
-          return controller.toggleReasoning();
+          return controller.openTranscript();
         case 'ctrl-g': {
           if (isRawModeSupported) setRawMode(false);
           const edited = controller.openEditor(ed.expandedText(e));
@@ -183,7 +176,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           return;
       }
     },
-    [controller, isRawModeSupported, setRawMode, setDraft],
+    [controller, overlay, isRawModeSupported, setRawMode, setDraft],
   );
 
   useEffect(() => {
@@ -207,7 +200,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
   return (
     <Box flexDirection="column">
-      <Transcript key={snap.epoch} items={printed} showReasoning={snap.showReasoning} width={width} />
+      <Transcript key={snap.epoch} items={printed} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       <Box marginTop={1} flexDirection="column">

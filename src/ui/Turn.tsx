@@ -1,13 +1,12 @@
 import { Box, Text } from 'ink';
 import type { StaticItem } from './chat-controller.js';
 import { Markdown } from './Markdown.js';
-import { ReasoningBlock } from './Reasoning.js';
+import { ReasoningFold } from './Reasoning.js';
 import { wrapText } from './text/width.js';
+import { DISCLAIMER } from './transcript-text.js';
 
-export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medical decisions see a clinician; in an emergency call your local emergency number.';
-
-/** One printed item of the transcript. Printed once; reprinted only on a fold toggle or a resize. */
-export function TranscriptItem({ item, showReasoning, width }: { item: StaticItem; showReasoning: boolean; width: number }) {
+/** One printed item of the transcript, printed once (the transcript viewer shows it again, reasoning and all: transcript-text.ts). */
+export function TranscriptItem({ item, width }: { item: StaticItem; width: number }) {
   switch (item.kind) {
     case 'header':
       return (
@@ -31,7 +30,7 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
     case 'reasoning':
       return (
         <Box marginTop={1}>
-          <ReasoningBlock text={item.text} ms={item.ms} tokens={item.tokens} open={showReasoning} width={width} />
+          <ReasoningFold ms={item.ms} tokens={item.tokens} />
         </Box>
       );
     case 'answer':

@@ -89,8 +89,12 @@ export interface ControllerOptions {
   version: string;
   columns?: number;
   rows?: number;
-  /** Raw writes to the terminal (screen clear before a reprint, OSC 52). */
+  /** Raw writes to the terminal: control strings that print nothing and leave the cursor (OSC 52). */
   write?: (data: string) => void;
+  /** Draw the live region again where it is (Ctrl+L, back from the editor); nothing printed above it is touched. */
+  redraw?: () => void;
+  /** Open the full-screen transcript viewer (Ctrl+O, /reasoning). */
+  openTranscript?: () => void;
   /** Prompt history file; undefined keeps history in memory only. */
   historyFile?: string;
   /** The footer's context meter. Default: the last answer's prompt + completion tokens against the window. */
@@ -113,9 +117,6 @@ export interface ControllerOptions {
   /** A role in use from the start (`-r NAME`): shown in the header; see setRole. */
   role?: ActiveRole;
 }
-
-/** The clear used before a reprint: screen, scrollback, cursor home. Never sent while an answer streams. */
-export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 
 let itemSeq = 0;
 const nextId = () => `i${++itemSeq}`;
@@ -221,14 +222,13 @@ export class ChatController {
     this.invalidateMeter();
   }
 
-  /** `/resume <id|prefix>`: open that session and reprint the transcript with its turns. */
+  /** `/resume <id|prefix>`: open that session; its turns are printed below what is on screen. */
   resumeSession(ref: string): void {
     const s = this.openSession({ resume: ref });
     if (s.id === this.session.id) return this.notice(`session ${s.id} is the one open`);
     this.useSession(s);
-    this.items = [this.items[0]!];
     this.push(...this.resumedItems());
-    this.refresh();
+    this.changed();
   }
 
   /** `/sessions`: the recent saved sessions. */
@@ -406,35 +406,28 @@ export class ChatController {
     this.changed();
   }
 
-  /** Reprint the whole transcript (after a fold toggle or a resize). Waits for a streaming answer to end. */
+  /**
+   * Ctrl+L: draw the live region again, where it is. Nothing printed above it is ever erased or
+   * printed again: the terminal keeps it, and reflows it on a resize.
+   */
   refresh(): void {
-    if (this.live) {
-      this.pendingRefresh = true;
-      this.changed();
-      return;
-    }
     this.pendingRefresh = false;
-    this.opts.write?.(CLEAR_SCREEN);
-    this.epoch++;
+    this.opts.redraw?.();
     this.changed();
   }
 
-  toggleReasoning(): void {
-    this.showReasoning = !this.showReasoning;
-    this.refresh();
-  }
-
-  get reasoningShown(): boolean {
-    return this.showReasoning;
+  /** Ctrl+O, /reasoning: the whole conversation with every answer's reasoning, in the transcript viewer. */
+  openTranscript(): void {
+    if (this.opts.openTranscript) this.opts.openTranscript();
+    else this.notice('the transcript viewer needs a terminal', 'warn');
   }
 
   resize(columns: number, rows: number): void {
     if (columns === this.columns && rows === this.rows) return;
-    const widthChanged = columns !== this.columns;
+    // Only the live region is laid out again; what is printed, the terminal reflows itself.
     this.columns = columns;
     this.rows = rows;
-    if (widthChanged) this.refresh();
-    else this.changed();
+    this.changed();
   }
 
   requestExit(): void {
@@ -491,7 +484,7 @@ export class ChatController {
   openEditor(draft: string): string | undefined {
     if (!this.opts.openEditor) return undefined;
     const out = this.opts.openEditor(draft);
-    // The editor drew over the screen: reprint what was there.
+    // The editor had the terminal (most often on its alternate screen): draw the live region again.
     this.refresh();
     return out;
   }
@@ -549,7 +542,7 @@ export class ChatController {
     this.invalidateMeter();
   }
 
-  /** `/role`: use what a role sets (worked out in core/roles/active.ts), or `role` undefined to go back; the header is reprinted with its name. */
+  /** `/role`: use what a role sets (worked out in core/roles/active.ts), or `role` undefined to go back. The printed header stays as it was (nothing is reprinted); the transcript viewer's shows the role. */
   setRole(role: ActiveRole | undefined, use: RoleSettings): void {
     this.role = role;
     Object.assign(this.settings, { thinking: use.thinking, maxTokens: use.maxTokens, temperature: use.temperature });
@@ -558,7 +551,6 @@ export class ChatController {
     const header = this.items[0];
     if (header?.kind === 'header') this.items = [{ ...header, role: role?.name, thinking: use.thinking }, ...this.items.slice(1)];
     this.invalidateMeter();
-    this.refresh();
   }
 
   setSystem(text: string | undefined): void {

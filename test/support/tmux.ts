@@ -45,7 +45,8 @@ export class TmuxPane {
   readonly home: string;
   private readonly pidFile: string;
 
-  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number } = {}) {
+  /** `shellLines`: printed by the shell before medchat starts (what the user's terminal showed before). */
+  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number; shellLines?: string[] } = {}) {
     this.home = opts.home ?? tempHome();
     this.pidFile = path.join(this.home, 'medchat.pid');
     const vars = {
@@ -59,7 +60,8 @@ export class TmuxPane {
     };
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
-    const inner = `echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+    const before = (opts.shellLines ?? []).map((l) => `printf '%s\\n' ${q(l)}; `).join('');
+    const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
     const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
     trackTmuxServer(this.name);
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
@@ -71,6 +73,11 @@ export class TmuxPane {
 
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', this.name);
+  }
+
+  /** Everything the terminal holds, scrollback and screen, as lines (trailing blank lines dropped). */
+  all(): string[] {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', this.name).replace(/\n+$/, '').split('\n');
   }
 
   async waitForText(text: string | RegExp, ms = 10_000): Promise<void> {

@@ -6,7 +6,7 @@
 export type NamedKey =
   | 'enter' | 'newline' | 'backspace' | 'delete' | 'left' | 'right' | 'up' | 'down' | 'home' | 'end'
   | 'word-left' | 'word-right' | 'kill-word-before' | 'kill-word-after' | 'kill-line-start' | 'kill-line-end'
-  | 'ctrl-c' | 'ctrl-d' | 'ctrl-g' | 'ctrl-o' | 'ctrl-l' | 'escape' | 'tab' | 'shift-tab';
+  | 'ctrl-c' | 'ctrl-d' | 'ctrl-g' | 'ctrl-o' | 'ctrl-l' | 'escape' | 'tab' | 'shift-tab' | 'page-up' | 'page-down';
 
 export type Key = { name: 'text'; text: string } | { name: 'paste'; text: string } | { name: NamedKey | 'ignored' };
 
@@ -44,6 +44,8 @@ export const KEY_BINDINGS: ReadonlyArray<{ label: string; key: NamedKey; sends: 
   { label: 'Ctrl+P', key: 'up', sends: ['\x10'] },
   { label: 'Down', key: 'down', sends: ['\x1b[B', '\x1bOB'] },
   { label: 'Ctrl+N', key: 'down', sends: ['\x0e'] },
+  { label: 'PgUp', key: 'page-up', sends: ['\x1b[5~'] },
+  { label: 'PgDn', key: 'page-down', sends: ['\x1b[6~'] },
   { label: 'Tab', key: 'tab', sends: ['\t'] },
   { label: 'Shift+Tab', key: 'shift-tab', sends: ['\x1b[Z'] },
   { label: 'Esc', key: 'escape', sends: ['\x1b'] },
