@@ -24,7 +24,7 @@ export interface GoldSpan {
 
 export interface LabelledNote {
   name: string;
-  part: 'tuning' | 'heldout';
+  part: 'tuning' | 'heldout-a' | 'heldout-b';
   text: string;
   gold: GoldSpan[];
 }
@@ -48,8 +48,8 @@ export function parseMarked(source: string): { text: string; gold: GoldSpan[] } 
   return { text, gold };
 }
 
-export function loadPrivacySet(part?: 'tuning' | 'heldout'): LabelledNote[] {
-  const parts: Array<'tuning' | 'heldout'> = part ? [part] : ['tuning', 'heldout'];
+export function loadPrivacySet(part?: 'tuning' | 'heldout-a' | 'heldout-b'): LabelledNote[] {
+  const parts: Array<LabelledNote['part']> = part ? [part] : ['tuning', 'heldout-a', 'heldout-b'];
   const notes: LabelledNote[] = [];
   for (const p of parts) {
     const dir = path.join(PRIVACY_SET_DIR, p);

@@ -9,6 +9,8 @@ export interface DateParts {
   y?: number;
   m: number;
   d?: number;
+  /** For a date of two numbers: which came first as written ('dm' 03/04 = 3 April, 'md' = March 4). */
+  order?: 'dm' | 'md';
 }
 
 export interface DateMatch {
@@ -48,7 +50,10 @@ const DAYS_IN = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const validDay = (m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= DAYS_IN[m - 1]!;
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const ordinal = (d: number) => (d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th');
-const num = (like: string, n: number) => pad(n, like.length >= 2 ? 2 : 1);
+/** A number written like `like`: padded to two digits when `like` was ("04"), else as it comes. */
+const num = (like: string, n: number) => pad(n, like.length >= 2 && like.startsWith('0') ? 2 : 1);
+/** In an all-number date, two-digit parts (10/12/2025) mean padded parts. */
+const numIn = (like: string, other: string, n: number) => pad(n, like.length >= 2 || other.length >= 2 ? (like.length >= 2 ? 2 : 1) : 1);
 const yearLike = (like: string, y: number) => (like.replace(/^'/, '').length === 2 ? (like.startsWith("'") ? "'" : '') + pad(y % 100, 2) : String(y));
 
 /** A month name written like `like`: full or short, capitalised, upper or lower case, with its dot. */
@@ -56,7 +61,8 @@ function monthLike(like: string, m: number): string {
   const dot = like.endsWith('.');
   const bare = dot ? like.slice(0, -1) : like;
   const full = MONTHS[m - 1]!;
-  const short = bare.length <= 4 && MONTHS.indexOf(bare.toLowerCase()) < 0;
+  // Three letters ("May" too) are written short; "Sept" stays "Sept" for September.
+  const short = bare.length <= 3 || (bare.length === 4 && MONTHS.indexOf(bare.toLowerCase()) < 0);
   let name = short ? (bare.length === 4 && m === 9 ? 'sept' : full.slice(0, 3)) : full;
   if (bare.length > 1 && bare === bare.toUpperCase()) name = name.toUpperCase();
   else if (bare[0] === bare[0]!.toUpperCase()) name = name[0]!.toUpperCase() + name.slice(1);
@@ -73,9 +79,16 @@ function monthWordOk(word: string, withYear: boolean): boolean {
 /** Day-first and month-first readings of two numbers (the same reading once when a = b). */
 function readingsOf(a: number, b: number, y?: number): DateParts[] {
   const out: DateParts[] = [];
-  if (validDay(b, a)) out.push({ y, m: b, d: a });
-  if (validDay(a, b) && a !== b) out.push({ y, m: a, d: b });
+  if (validDay(b, a)) out.push({ y, m: b, d: a, order: 'dm' });
+  if (validDay(a, b) && a !== b) out.push({ y, m: a, d: b, order: 'md' });
+  if (a === b && out[0]) delete out[0].order; // 04/04: either way
   return out;
+}
+
+/** Write two numbers in the order `p.order` says (else the order of the first reading). */
+function inOrder(p: DateParts, readings: DateParts[]): [number, number] {
+  const order = p.order ?? readings[0]!.order ?? 'dm';
+  return order === 'dm' ? [p.d!, p.m] : [p.m, p.d!];
 }
 
 type Parsed = Pick<DateMatch, 'readings' | 'render'>;
@@ -90,7 +103,7 @@ const RULES: Rule[] = [
       const [, ys, sep, ms, ds] = x as unknown as string[];
       const y = Number(ys), m = Number(ms), d = Number(ds);
       if (!validDay(m, d) || y < 1850 || y > 2150) return undefined;
-      return { readings: [{ y, m, d }], render: (p) => `${p.y}${sep}${num(ms!, p.m)}${sep}${num(ds!, p.d!)}` };
+      return { readings: [{ y, m, d }], render: (p) => `${p.y}${sep}${numIn(ms!, ds!, p.m)}${sep}${numIn(ds!, ms!, p.d!)}` };
     },
   },
   // 03/04/2025, 3/4/25, 03.04.2025, 03-04-2025: day-first or month-first
@@ -101,12 +114,11 @@ const RULES: Rule[] = [
       if (ys!.length === 2 && sep !== '/' && (as!.length < 2 || bs!.length < 2)) return undefined; // 2.1.13, 1-2-10: versions, ranges
       const readings = readingsOf(Number(as), Number(bs), year(ys!));
       if (!readings.length) return undefined;
-      const dayFirst = readings[0]!.d === Number(as);
       return {
         readings,
         render: (p) => {
-          const [first, second] = dayFirst ? [p.d!, p.m] : [p.m, p.d!];
-          return `${num(as!, first)}${sep}${num(bs!, second)}${sep}${yearLike(ys!, p.y!)}`;
+          const [first, second] = inOrder(p, readings);
+          return `${numIn(as!, bs!, first)}${sep}${numIn(bs!, as!, second)}${sep}${yearLike(ys!, p.y!)}`;
         },
       };
     },
@@ -154,7 +166,7 @@ const RULES: Rule[] = [
       const [, ms, sep, ys] = x as unknown as string[];
       const m = Number(ms), y = Number(ys);
       if (m < 1 || m > 12 || y < 1900 || y > 2150) return undefined;
-      return { readings: [{ y, m }], render: (p) => `${num(ms!, p.m)}${sep}${p.y}` };
+      return { readings: [{ y, m }], render: (p) => `${numIn(ms!, ms!, p.m)}${sep}${p.y}` };
     },
   },
   // 2025年3月4日, 2025年3月, 3月4日, 3月4号
@@ -181,8 +193,13 @@ const RULES: Rule[] = [
       const [, as, bs] = x as unknown as string[];
       const readings = readingsOf(Number(as), Number(bs));
       if (!readings.length) return undefined;
-      const dayFirst = readings[0]!.d === Number(as);
-      return { readings, render: (p) => (dayFirst ? `${num(as!, p.d!)}/${num(bs!, p.m)}` : `${num(as!, p.m)}/${num(bs!, p.d!)}`) };
+      return {
+        readings,
+        render: (p) => {
+          const [first, second] = inOrder(p, readings);
+          return `${numIn(as!, bs!, first)}/${numIn(bs!, as!, second)}`;
+        },
+      };
     },
   },
 ];

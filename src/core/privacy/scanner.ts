@@ -80,7 +80,8 @@ function agesAfterNames(text: string, found: readonly Finding[]): Finding[] {
   return out;
 }
 
-const EDGE = /^[\s,;:.()\[\]{}|/-]+|[\s,;:.(\[{|/-]+$/gu;
+/** Left over at the edges of a piece: spaces and separators (not a dot after an initial, not a phone number's bracket). */
+const EDGE = /^[\s,;:.|/-]+|[\s,;:(\[{|/-]+$/gu;
 
 /**
  * One finding per stretch of text: same-kind findings that overlap (or names a space apart) are
@@ -103,7 +104,7 @@ function settle(text: string, found: Finding[]): Finding[] {
     for (const f of merged) {
       for (const [s, e] of subtract(f.start, f.end, taken)) {
         const piece = text.slice(s, e);
-        const lead = piece.length - piece.replace(/^[\s,;:.()\[\]{}|/-]+/u, '').length;
+        const lead = piece.length - piece.replace(/^[\s,;:.|/-]+/u, '').length;
         const trimmed = piece.replace(EDGE, '');
         if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
         const start = s + lead;

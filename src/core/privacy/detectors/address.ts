@@ -12,7 +12,7 @@ const SP = '[ \\u00a0]';
 const STREET_TYPES =
   '(?:Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Close|Cl|Way|Court|Ct|Place|Pl|Boulevard|Blvd|Crescent|Cres|Terrace|Terr|Gardens|Gdns|Grove|Gr|Square|Sq|Parkway|Pkwy|Row|Mews|Walk|Highway|Hwy|Circle|Cir|Trail|Park|Rise|View|Hill|Green|Vale|Paddocks|Meadows|Wharf|Quay|Parade|Broadway|Esplanade|Embankment|Gate|Croft|Fold|Chase|Heights|Loop|Pike|Alley|Plaza)';
 const FACILITY =
-  '(?:House|Court|Lodge|Cottage|Farm|Hall|Manor|Mansions|Surgery|Centre|Center|Practice|Home|Clinic|Building|Tower|Apartments|Estate|Flats|Buildings|Health Centre|Medical Centre|Medical Center)';
+  '(?:House|Court|Lodge|Cottage|Farm|Hall|Manor|Mansions|Surgery|Centre|Center|Practice|Home|Clinic|Building|Tower|Apartments|Estate|Flats|Buildings|Group|Associates|Partnership|Hospital|Infirmary|Pharmacy|Health Centre|Medical Centre|Medical Center)';
 const UNIT = `(?:Flat|Apt|Apartment|Unit|Suite|Ste|Room|Floor|Fl)\\.?${SP}*#?\\w{1,5}`;
 const UK_POSTCODE = '(?:GIR ?0AA|[A-Z]{1,2}\\d[A-Z\\d]?[ ]?\\d[ABD-HJLNP-UW-Z]{2})';
 const STATES =
@@ -22,7 +22,7 @@ const TOWN = `(?:${WORD})(?:${SP}+(?:${WORD}|upon|on|under|in|by|le|en))*`;
 
 /** The street itself: number, optional direction, one to four words, a street type, optional direction. */
 const STREET = new RegExp(
-  `(?<![\\w/.-])\\d{1,5}[A-Za-z]?(?:-\\d{1,5})?,?${SP}+(?:The${SP}+${WORD}(?:${SP}+${WORD})?|(?:[NSEW]\\.?${SP}+)?(?:${WORD}${SP}+){1,4}${STREET_TYPES}\\b\\.?(?:${SP}+(?:NE|NW|SE|SW|N|S|E|W)\\b)?)`,
+  `(?<![\\w/.-])\\d{1,5}[A-Za-z]?(?:-\\d{1,5})?,?${SP}+(?:The${SP}+${WORD}(?:${SP}+${WORD})?|(?:[NSEW]\\.?${SP}+)?(?:(?:${WORD}|\\d{1,3}(?:st|nd|rd|th))${SP}+){1,4}${STREET_TYPES}\\b\\.?(?:${SP}+(?:NE|NW|SE|SW|N|S|E|W)\\b)?)`,
   'gu',
 );
 /** What may follow a street on the same line: ", Apt 4", ", Harrogate", ", Columbus, OH 43215", " LS6 2AB". */
@@ -33,7 +33,7 @@ const AFTER_STREET = new RegExp(
 /** What may come before a street on the same line: "Flat 3, ", "Carlton House, ", "Parkside Surgery, ". */
 const BEFORE_STREET = new RegExp(`(?:(?:${UNIT}|(?:${WORD}${SP}+){0,3}${FACILITY}),?${SP}*)+$`, 'u');
 /** A whole line before the street made of one or two names of places ("Internal Medicine Associates, 1200 Elm St"). */
-const LINE_BEFORE_STREET = new RegExp(`^[ \\t]*(?:(?:${WORD}|&|and|of|the)(?:${SP}+(?:${WORD}|&|and|of|the)){0,5},${SP}*){1,2}$`, 'u');
+const LINE_BEFORE_STREET = new RegExp(`^[ \\t]*(?:(?:${WORD}(?:['’]s)?|&|and|of|the)(?:${SP}+(?:${WORD}(?:['’]s)?|&|and|of|the)){0,5},${SP}*){1,2}$`, 'u');
 const POSTCODE = new RegExp(`(?<![A-Za-z0-9])(?:${UK_POSTCODE}|${US_ZIP})(?![A-Za-z0-9])`, 'g');
 /** Before a postcode on the same line: "Manchester ", "Moss Side Health Centre, Manchester ", "Columbus, ". */
 const BEFORE_POSTCODE = new RegExp(`(?:(?:${WORD}${SP}+){0,3}${FACILITY},${SP}*)?(?:${TOWN}),?${SP}*$`, 'u');
@@ -108,7 +108,8 @@ export function findAddresses(text: string): Finding[] {
   for (const m of text.matchAll(ADDRESS_LABEL)) {
     const at = m.index + m[0].length;
     LINE_REST.lastIndex = at;
-    const rest = LINE_REST.exec(text)![0].replace(/\s{2,}\S.*$/, '');
+    // Up to two spaces before another field, or the end of a sentence (". Lives alone").
+    const rest = LINE_REST.exec(text)![0].replace(/\s{2,}\S.*$/, '').replace(/\.\s+\p{Lu}\p{Ll}+\s+\p{Ll}.*$/u, '');
     // A value with a number or a Chinese place word ("Home: lives with his wife" is no address).
     if (/\d|[省市区县路街号]/.test(rest)) add(at, at + rest.length, 'label');
   }

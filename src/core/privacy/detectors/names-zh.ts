@@ -16,8 +16,15 @@ const TITLE_WORDS = '(?:主任|医生|医师|护士|护师|教授|先生|女士|
 
 const LABEL =
   /(?:患者姓名|患儿姓名|病人姓名|姓名|患者|患儿|病人|家属|联系人|监护人|父亲|母亲|丈夫|妻子|儿子|女儿|配偶|记录医师|记录|上级医师|主治医师|主任医师|副主任医师|经治医师|住院医师|医师签名|医生签名|签名|申请医师|邀请医师|被邀请医师|会诊医师|送检医生|送检医师|检验者|审核者|报告医师|复核医师|接诊医生|转诊医生|主刀医生|麻醉医师|护士|责任护士|主任|科主任|护士长)[：:\s]*/g;
+/** Any role label with a colon: 医师：, 申请医生：, 检验：, 审核者：, 报告人：, 操作员：. */
+const ROLE_LABEL = /[\u4e00-\u9fff]{0,4}(?:医生|医师|护士|护师|技师|者|人|员|签名|签字|检验|审核|复核|主任)[：:]\s*/g;
 const NAME_AFTER_LABEL = new RegExp(`${SURNAME}${HAN}{1,2}`, 'y');
 const BEFORE_TITLE = new RegExp(`(${SURNAME}${HAN}{0,2}?)(?=(?:医生|主任|教授|护士长|院长|大夫|先生|女士)(?!医师))`, 'g');
+
+function trimTitle(name: string): string {
+  const t = new RegExp(TITLE_WORDS).exec(name.slice(1));
+  return t ? name.slice(0, t.index + 1) : name;
+}
 
 export function findChineseNames(text: string): Finding[] {
   if (!/[\u4e00-\u9fff]/.test(text)) return [];
@@ -35,6 +42,11 @@ export function findChineseNames(text: string): Finding[] {
     if (titleAt && titleAt.index + 1 < name.length) name = name.slice(0, titleAt.index + 1);
     if (name.length < 2) continue;
     add(at, name, 'label');
+  }
+  for (const m of text.matchAll(ROLE_LABEL)) {
+    NAME_AFTER_LABEL.lastIndex = m.index + m[0].length;
+    const n = NAME_AFTER_LABEL.exec(text);
+    if (n) add(m.index + m[0].length, trimTitle(n[0]), 'label');
   }
   for (const m of text.matchAll(BEFORE_TITLE)) {
     // 陈医生: the surname alone is a name too. Not part of a longer word (主任医师, 骨科医生).

@@ -17,7 +17,10 @@ const TITLE = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|DR|MR|MRS|MS|Prof|Professor|Sister|Nurs
 
 /** Labels whose value is a name. `strong`: one word after a colon is enough. */
 const LABELS_COLON =
-  /(?<![\p{L}])(?:(?:patient|pt|child|baby|client|resident|service user|proband)(?:'s)?(?: full)? name|full name|surname|forename|first name|last name|given names?|family name|name|patient|pt|child|baby|proband|service user|client|resident|nok|next[ -]of[ -]kin|emergency contact|contact person|partner|spouse|husband|wife|son|daughter|mother|father|carer|guardian|gp|pcp|consultant|attending|surgeon|physician|clinician|referrer|referring (?:gp|doctor|clinician|physician|provider|consultant)|requesting (?:provider|physician|clinician|doctor)|ordering (?:provider|physician|clinician)|submitting (?:physician|clinician)|responsible clinician|admitting (?:doctor|physician|clinician)|operator|author|midwife|anaesthetist|anesthetist|registrar|key worker|care coordinator|social worker|interpreter|witness|secretary|signed|signature|electronically signed(?: by)?|(?:dictated|transcribed|written|clerked|seen|reviewed|examined|reported|authori[sz]ed|verified|requested|referred|documented|checked|collected|completed|prepared|entered|signed|approved) by|to|from|cc|attn|re)[ \t]*[:：][ \t]*/giu;
+  /(?<![\p{L}])(?:(?:patient|pt|child|baby|client|resident|service user|proband)(?:'s)?(?: full)? name|full name|surnames?|forenames?|forename\(s\)|first names?|last name|given names?|given name\(s\)|family name|name|patient|pt|child|baby|proband|service user|client|resident|nok|next[ -]of[ -]kin|emergency contact|contact person|partner|spouse|husband|wife|son|daughter|mother|father|carer|guardian|gp|pcp|consultant|attending|surgeon|physician|clinician|referrer|referring (?:gp|doctor|clinician|physician|provider|consultant)|requesting (?:provider|physician|clinician|doctor)|ordering (?:provider|physician|clinician)|submitting (?:physician|clinician)|responsible clinician|admitting (?:doctor|physician|clinician)|operator|author|midwife|anaesthetist|anesthetist|registrar|key worker|care coordinator|social worker|interpreter|witness|secretary|signed|signature|electronically signed(?: by)?|(?:dictated|transcribed|written|clerked|seen|reviewed|examined|reported|authori[sz]ed|verified|requested|referred|documented|checked|collected|completed|prepared|entered|signed|approved) by|to|from|cc|attn|re)[ \t]*[:：][ \t]*/giu;
+/** A role before a colon: Sonographer:, Radiographer:, Pharmacist:, Resident:, Scrub nurse:. */
+const ROLE_COLON =
+  /(?<![\p{L}])(?:[a-z]+ )?(?:\p{L}*(?:grapher|ologist|ician|ist|nurse|doctor|clinician|practitioner|technician|technologist|scientist|therapist|worker|officer|assistant|manager|coordinator|surgeon|physician|resident|intern|fellow|midwife|operator|reviewer|author|scribe)|ANP|HCA|BMS)[ \t]*[:：][ \t]*/giu;
 const WEAK_COLON = /^(?:to|from|cc|attn|re|secretary|interpreter|witness)\b/i;
 
 /** The same without a colon: the name must be two words or more (or follow a title, found anyway). */
@@ -36,12 +39,15 @@ const CREDENTIAL = new RegExp(
   'gu',
 );
 
+/** A name followed by age and sex: "Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o". */
+const WITH_AGE = new RegExp(`(${NAME_SEQ})(?=,?${SP}?\\(?\\d{1,3}${SP}?(?:[MF]\\b|yo\\b|y\\/o|y\\.o\\.|years?\\b|-year-old))`, 'gu');
+
 const CLOSING = /^[ \t]*(?:yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|with best wishes|best wishes|regards|many thanks|thank you|thanks|sincerely|respectfully)[,.!]?[ \t]*$/gim;
 const SIGNATURE_LINE = new RegExp(`^[ \\t]*(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor)\\.?${SP}+)?(${NAME_SEQ})[ \\t]*(?:,.*)?$`, 'u');
 
 /** A name heading a note's first lines: "BAXTER, Leonard | DOB …", "Fatima Zahra Benali   DOB …". */
 const HEADING = new RegExp(
-  `^[ \\t]*(${UPPER},${SP}*${WORD}(?:${SP}+${INITIAL})?|${NAME_SEQ})(?=[ \\t]*(?:\\||\\(|[ \\t]{2,}|$))(?=[^\\n]*\\b(?:DOB|D\\.O\\.B|MRN|NHS|Hosp|Hospital|born|Unit No)\\b)`,
+  `(?:^|[—–|][ \\t]*)[ \\t]*(${UPPER},${SP}*${WORD}(?:${SP}+${INITIAL})?|${NAME_SEQ})(?=[ \\t]*(?:\\||\\(|[ \\t]{2,}|$))(?=[^\\n]*\\b(?:DOB|D\\.O\\.B|MRN|NHS|Hosp|Hospital|born|Unit No)\\b)`,
   'gmu',
 );
 
@@ -89,7 +95,15 @@ export function findNames(text: string): Finding[] {
     const titled = TITLE_AT.exec(text);
     if (titled) at += titled[0].length;
     const weak = WEAK_COLON.test(m[0]) && !titled;
-    add(nameAt(text, at, NAME_AT, weak ? 2 : 1), 'label');
+    add(nameAt(text, at, titled ? SEQ_AT : NAME_AT, weak ? 2 : 1), 'label');
+  }
+
+  for (const m of text.matchAll(ROLE_COLON)) {
+    let at = m.index + m[0].length;
+    TITLE_AT.lastIndex = at;
+    const titled = TITLE_AT.exec(text);
+    if (titled) at += titled[0].length;
+    add(nameAt(text, at, NAME_AT, 1), 'label');
   }
 
   for (const m of text.matchAll(LABELS_BARE)) {
@@ -103,6 +117,7 @@ export function findNames(text: string): Finding[] {
   for (const m of text.matchAll(RELATION)) add(nameAt(text, m.index + m[0].length, SEQ_AT, 1), 'relation');
   for (const m of text.matchAll(RELATION_AFTER)) add(trimmed(text, m.index, m[1]!, 1), 'relation');
   for (const m of text.matchAll(CREDENTIAL)) add(trimmed(text, m.index, m[1]!, 1), 'credential');
+  for (const m of text.matchAll(WITH_AGE)) add(trimmed(text, m.index, m[1]!, 2), 'age');
   for (const m of text.matchAll(HEADING)) add(trimmed(text, m.index + m[0].indexOf(m[1]!), m[1]!, 2), 'heading');
 
   for (const m of text.matchAll(CLOSING)) {

@@ -8,7 +8,7 @@ export const WORD = "\\p{Lu}(?:\\p{Ll}{0,2}\\p{Lu}\\p{Ll}+|['’]\\p{Lu}\\p{Ll}+
 /** A word in capitals (SMITH, O'MALLEY, HARTLEY-JONES). */
 export const UPPER = "(?:\\p{Lu}['’])?\\p{Lu}{2,}(?:[-'’]\\p{Lu}{2,})*(?![\\p{L}])";
 /** An initial: J. or J */
-export const INITIAL = '\\p{Lu}\\.?';
+export const INITIAL = '\\p{Lu}(?:\\.|(?![\\p{L}]))';
 export const PARTICLE = '(?:van|von|de|da|di|del|della|der|den|du|la|le|bin|binti|al|el|ter|ten|dos|das|ibn)';
 
 /**
@@ -18,7 +18,7 @@ export const PARTICLE = '(?:van|von|de|da|di|del|della|der|den|du|la|le|bin|bint
 export const NAME_SEQ = `(?:${INITIAL}[ \\u00a0]*){0,2}(?:${WORD}|${UPPER})(?:(?:[ \\u00a0]+${PARTICLE})*[ \\u00a0]+(?:${WORD}|${UPPER}|${INITIAL}(?=[ \\u00a0]+\\p{Lu}))){0,3}`;
 
 /** "SMITH, John A." / "Rodriguez, Luis A." / "Chen, Wei-Lin" */
-export const SURNAME_FIRST = `(?:${UPPER}|${WORD}),[ \\t]*(?:${WORD}|${UPPER})(?:[ \\t]+(?:${INITIAL}|${WORD}))?`;
+export const SURNAME_FIRST = `(?:${UPPER}|${WORD}),[ \\t]*(?:${WORD}|${UPPER})(?:[ \\t]+(?:${INITIAL}|${WORD}|${UPPER}))?(?=[ \\t]*(?:$|[|(,.;\\n]|[ \\t]{2,}))`;
 
 const stop = `
 a an the and or of for to in on at by with from as is was be he she his her they we i it this that
