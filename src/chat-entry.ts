@@ -5,9 +5,10 @@ import { resolveSettings } from './core/settings.js';
 import { readStdinText, stdinLimitFor } from './core/stdin.js';
 import { isTty } from './core/terminal.js';
 import { composeUserText, nothingToAskError, runOneShot } from './oneshot.js';
+import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
-export async function runChatEntry(words: string[], o: ChatFlags): Promise<number> {
+export async function runChatEntry(words: string[], o: ChatFlags & PrivacyFlags): Promise<number> {
   if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
   const positional = words.length ? words.join(' ') : undefined;
   if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
@@ -22,6 +23,7 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
   warnAboutKeyFlag(o);
   const store = new ConfigStore();
   const settings = resolveSettings({ flags: settingsFlags(o), store });
+  const privacy = resolvePrivacy(o, store);
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('./core/sessions/chat-session.js');
 
@@ -43,7 +45,7 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
   const userText = composeUserText(prompt, stdinText);
   return runOneShot(
     settings,
-    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session },
+    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session, privacy },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

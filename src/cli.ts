@@ -4,6 +4,7 @@ import { ExitCode } from './core/exit-codes.js';
 import { sanitizeLine } from './core/sanitize.js';
 import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
 import { registerSubcommands } from './commands/index.js';
+import { addPrivacyOptions } from './commands/privacy-options.js';
 
 declare const __MEDCHAT_VERSION__: string;
 export const VERSION = typeof __MEDCHAT_VERSION__ === 'string' ? __MEDCHAT_VERSION__ : '0.0.0-dev';
@@ -86,6 +87,7 @@ function buildProgram(): Command {
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
     .option('--incognito', 'save nothing on disk: no session, no prompt history');
+  addPrivacyOptions(program); // --privacy, --shift-dates (issue 14)
   addServiceOptions(program);
   program.addHelpText(
     'after',

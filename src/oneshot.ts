@@ -7,6 +7,7 @@ import { OutputWriter, describeWriteFailure } from './core/output.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
+import { OneShotPrivacy, type PrivacySetting } from './oneshot-privacy.js';
 
 /**
  * One-shot mode: one question in, one answer on stdout. The answer is written exactly as
@@ -21,7 +22,12 @@ export interface OneShotOptions {
   reasoning: 'show' | 'hide';
   /** The conversation this question belongs to (new, `-c`, `--resume`); saved as it goes unless incognito. */
   session?: ChatSession;
+  /** The patient-identifier guard (issue 14): warn, redact (with shifted dates) or off. */
+  privacy?: PrivacySetting;
 }
+
+/** An answer piece after the privacy guard: `text` restored, `shown` what to print (marked on a terminal). */
+type GuardedEvent = SessionEvent & { shown?: string };
 
 export interface OneShotIo {
   stdout: NodeJS.WriteStream;
@@ -55,7 +61,13 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   let stoppedBy: StopSignal | undefined;
   const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
   session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
-  const turn = session.ask(opts.userText);
+  // The patient-identifier guard, loaded only when it has work (not `off`), just before sending.
+  const privacy = await OneShotPrivacy.open(opts.privacy, session.conversation.turns);
+  const question = privacy?.check(opts.userText);
+  if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
+  const turn = session.ask(question?.text ?? opts.userText);
+  privacy?.attach(turn);
+  privacy?.startAnswer(outTty, colourAllowed(io.stdout));
   const removeSignals = onStopSignals((signal) => {
     if (stoppedBy) {
       // A second signal: leave at once, with what arrived saved.
@@ -82,14 +94,17 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     }
   };
 
-  const handle = async (e: SessionEvent) => {
+  const handle = async (e: GuardedEvent) => {
     if (e.type === 'compacted') {
       // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
       await closeReasoning();
       await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
       return;
     }
-    if (opts.jsonl && e.type !== 'end') await out.write(jsonForTerminal(e) + '\n');
+    if (opts.jsonl && e.type !== 'end') {
+      const { shown: _shown, ...wire } = e;
+      await out.write(jsonForTerminal(wire) + '\n');
+    }
     switch (e.type) {
       case 'reasoning':
         result.reasoning += e.text;
@@ -103,7 +118,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         result.content += e.text;
         if (!opts.json && !opts.jsonl) {
           await closeReasoning();
-          await out.write(outTty ? sanitizeForTerminal(e.text) : e.text);
+          await out.write(e.shown ?? (outTty ? sanitizeForTerminal(e.text) : e.text));
         }
         break;
       case 'usage':
@@ -124,13 +139,24 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   };
 
   try {
-    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) await handle(e);
+    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) {
+      const guarded = privacy?.restoring ? guardEvent(privacy, e) : e;
+      if (guarded) await handle(guarded);
+    }
   } catch (e) {
     failure = toMedchatError(e);
   } finally {
     removeSignals();
-    session.close();
   }
+  if (privacy?.restoring && !out.closed) {
+    // What the restorer held back (a placeholder cut at the end), then the answer as shown kept on the turn.
+    const rest = privacy.end();
+    if (rest.reasoning) await handle({ type: 'reasoning', text: rest.reasoning });
+    if (rest.plain || rest.shown) await handle({ type: 'content', text: rest.plain, shown: rest.shown });
+    privacy.finish(turn);
+    session.saveNow();
+  }
+  session.close();
 
   if (out.closed) return await endWithoutStdout();
   await closeReasoning();
@@ -146,6 +172,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       finish_reason: result.finishReason ?? null,
       complete: !failure,
     };
+    const guardJson = privacy?.json();
+    if (guardJson) obj.privacy = guardJson;
     if (failure) obj.error = { message: failure.message, exit_code: failure.exitCode };
     await out.write(jsonForTerminal(obj) + '\n');
   } else if (opts.jsonl && failure) {
@@ -155,6 +183,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   }
   await out.flush();
   if (out.closed) return await endWithoutStdout();
+  const putBack = opts.json || opts.jsonl ? undefined : privacy?.afterLine(outTty, colourAllowed(io.stdout));
+  if (putBack) await err.write(dim(`medchat: ${sanitizeLine(putBack)}`, errColour) + '\n');
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
   }
@@ -185,4 +215,17 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     await err.flush();
     return ExitCode.failure;
   }
+}
+
+/** Content and reasoning with the values put back (nothing while a placeholder is cut in two); other events as they are. */
+function guardEvent(privacy: OneShotPrivacy, e: SessionEvent): GuardedEvent | undefined {
+  if (e.type === 'content') {
+    const r = privacy.content(e.text);
+    return r.plain || r.shown ? { type: 'content', text: r.plain, shown: r.shown } : undefined;
+  }
+  if (e.type === 'reasoning') {
+    const text = privacy.reasoning(e.text);
+    return text ? { type: 'reasoning', text } : undefined;
+  }
+  return e;
 }

@@ -4,6 +4,7 @@ import { registerRetexture } from './retexture.js';
 import { registerTask } from './task.js';
 import { registerDemo } from './demo.js';
 import { registerCompletion } from './completion.js';
+import { registerPrivacy } from './privacy.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
@@ -15,4 +16,5 @@ export function registerSubcommands(program: Command): void {
   registerSessions(program);
   registerDemo(program);
   registerCompletion(program);
+  registerPrivacy(program);
 }

@@ -9,6 +9,7 @@ export const ExitCode = {
   taskFailed: 6, // retexture: the task failed or was cancelled
   deadline: 7, // retexture: the deadline passed
   endedEarly: 8, // the service ended the answer early: max-tokens (length), a content filter, or no answer text
+  privacyFound: 11, // privacy check found identifiers
   interrupted: 130, // Ctrl+C / SIGINT
   hangup: 129, // SIGHUP
   terminated: 143, // SIGTERM

@@ -29,10 +29,11 @@ const LABELS_BARE =
 
 const RELATION =
   /\b(?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|girlfriend|boyfriend|fianc[eé]e?|neighbou?r|secretary|step-?(?:son|daughter|mother|father)|mum|mom|dad|midwife|nurse|physio(?:therapist)?|pharmacist|dietitian|paramedic|receptionist|registrar|consultant|manager|key ?worker|social worker|care coordinator|advocate|chaplain|interpreter|colleague)(?:,|:|'s name is| called| named)?[ \u00a0]+\(?(?=\p{Lu})/giu;
-const RELATION_AFTER = new RegExp(
-  `(${NAME_SEQ})${SP}*\\((?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|patient|NOK|next of kin|guardian)\\)`,
-  'giu',
-);
+/** "Funmi Adeyemi (wife)": a relation in brackets after a name (the name is read backwards from it). */
+const RELATION_AFTER =
+  /[ \u00a0]*\((?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|patient|NOK|next of kin|guardian)\)/gi;
+/** A name ending where the text ends (for reading a name backwards from what follows it). */
+const NAME_END = new RegExp(`(?:^|[^\\p{L}.'’-])(${NAME_SEQ})$`, 'u');
 
 const CREDENTIAL = new RegExp(
   `(${NAME_SEQ})(?:,${SP}*|${SP}+\\(?)(?:MD|DO|PA-C|PA|NP|RN|MBBS|MBChB|MRCP|FRCP|FRCS|FRCPath|PhD|DNP|APRN|CNM|BMS|CRNA|LPN|PharmD|FY1|FY2|CT1|CT2|CT3|ST\\d|SpR|PGY-?\\d|DPM|MSc|BSc)\\b`,
@@ -115,7 +116,7 @@ export function findNames(text: string): Finding[] {
   }
 
   for (const m of text.matchAll(RELATION)) add(nameAt(text, m.index + m[0].length, SEQ_AT, 1), 'relation');
-  for (const m of text.matchAll(RELATION_AFTER)) add(trimmed(text, m.index, m[1]!, 1), 'relation');
+  for (const m of text.matchAll(RELATION_AFTER)) add(nameBefore(text, m.index, 1), 'relation');
   for (const m of text.matchAll(CREDENTIAL)) add(trimmed(text, m.index, m[1]!, 1), 'credential');
   for (const m of text.matchAll(WITH_AGE)) add(trimmed(text, m.index, m[1]!, 2), 'age');
   for (const m of text.matchAll(HEADING)) add(trimmed(text, m.index + m[0].indexOf(m[1]!), m[1]!, 2), 'heading');
@@ -137,6 +138,14 @@ export function findNames(text: string): Finding[] {
     }
   }
   return out;
+}
+
+/** The name that ends at `end` on its line, if any. */
+function nameBefore(text: string, end: number, minWords: number): { start: number; end: number } | undefined {
+  const from = Math.max(text.lastIndexOf('\n', end - 1) + 1, end - 80);
+  const m = NAME_END.exec(text.slice(from, end));
+  if (!m) return undefined;
+  return trimmed(text, from + m.index + m[0].length - m[1]!.length, m[1]!, minWords);
 }
 
 /** A name matched inside a larger pattern, with leading words that are not names dropped. */
