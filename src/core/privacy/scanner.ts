@@ -6,7 +6,7 @@ import { findNationalIds } from './detectors/ids.js';
 import { findNames } from './detectors/names.js';
 import { findChineseNames } from './detectors/names-zh.js';
 import { findRecordNumbers } from './detectors/records.js';
-import { COMMON_WORDS, isStop } from './detectors/words.js';
+import { COMMON_WORDS, LC, isStop } from './detectors/words.js';
 
 /**
  * Everything the guard finds in a text: every detector's findings, the words of each name found
@@ -48,7 +48,7 @@ function namesAgain(text: string, found: readonly Finding[]): Finding[] {
     }
     for (const w of f.text.split(/[\s,]+/)) {
       const bare = w.replace(/[.'’]+$/, '');
-      if (bare.length < 2 || !/^\p{Lu}/u.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
+      if (bare.length < 2 || !CAPITAL.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
       words.add(bare);
       words.add(bare.toUpperCase());
       // "SMITH" found: "Smith" too.
@@ -57,10 +57,10 @@ function namesAgain(text: string, found: readonly Finding[]): Finding[] {
   }
   if (!words.size) return [];
   const sorted = [...words].sort((a, b) => b.length - a.length).map(escape);
-  const re = new RegExp(`(?<![\\p{L}\\p{N}@._-])(?:${sorted.join('|')})(?![\\p{L}\\p{N}]|@|\\.[a-z])`, 'gu');
+  const re = new RegExp(`(?<![${LC}0-9@._-])(?:${sorted.join('|')})(?![${LC}0-9]|@|\\.[a-z])`, 'g');
   const out: Finding[] = [];
   for (const m of text.matchAll(re)) {
-    if (/^\p{Lu}/u.test(m[0]) && EPONYM_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
+    if (CAPITAL.test(m[0]) && EPONYM_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
     out.push({ kind: 'NAME', start: m.index, end: m.index + m[0].length, text: m[0], rule: 'again' });
   }
   return out;
@@ -81,7 +81,8 @@ function agesAfterNames(text: string, found: readonly Finding[]): Finding[] {
 }
 
 /** Left over at the edges of a piece: spaces and separators (not a dot after an initial, not a phone number's bracket). */
-const EDGE = /^[\s,;:.|/-]+|[\s,;:(\[{|/-]+$/gu;
+const EDGE = /^[\s,;:.|/-]+|[\s,;:(\[{|/-]+$/g;
+const CAPITAL = /^[A-Z\u00c0-\u00de\u0100-\u017f]/;
 
 /**
  * One finding per stretch of text: same-kind findings that overlap (or names a space apart) are
@@ -104,9 +105,9 @@ function settle(text: string, found: Finding[]): Finding[] {
     for (const f of merged) {
       for (const [s, e] of subtract(f.start, f.end, taken)) {
         const piece = text.slice(s, e);
-        const lead = piece.length - piece.replace(/^[\s,;:.|/-]+/u, '').length;
+        const lead = piece.length - piece.replace(/^[\s,;:.|/-]+/, '').length;
         const trimmed = piece.replace(EDGE, '');
-        if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
+        if (!trimmed) continue;
         const start = s + lead;
         out.push({ kind, start, end: start + trimmed.length, text: trimmed, rule: f.rule });
         mine.push([start, start + trimmed.length]);

@@ -1,5 +1,5 @@
 import type { Finding } from '../kinds.js';
-import { NOT_TOWN, WORD } from './words.js';
+import { NOT_TOWN } from './words.js';
 
 /**
  * Street addresses (a number, street words and a street type: 22 Willow Crescent, 3920 Peachtree
@@ -18,34 +18,36 @@ const UK_POSTCODE = '(?:GIR ?0AA|[A-Z]{1,2}\\d[A-Z\\d]?[ ]?\\d[ABD-HJLNP-UW-Z]{2
 const STATES =
   '(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR)';
 const US_ZIP = `${STATES}${SP}+\\d{5}(?:-\\d{4})?`;
+/** A capitalised word in a place name (Willow, St, O'Connell, Ashby-de-la-Zouch, Zürich). */
+const WORD = "[A-Z\\u00c0-\\u00de][A-Za-z\\u00c0-\\u00ff'’-]*";
 const TOWN = `(?:${WORD})(?:${SP}+(?:${WORD}|upon|on|under|in|by|le|en))*`;
 
 /** The street itself: number, optional direction, one to four words, a street type, optional direction. */
 const STREET = new RegExp(
   `(?<![\\w/.-])\\d{1,5}[A-Za-z]?(?:-\\d{1,5})?,?${SP}+(?:The${SP}+${WORD}(?:${SP}+${WORD})?|(?:[NSEW]\\.?${SP}+)?(?:(?:${WORD}|\\d{1,3}(?:st|nd|rd|th))${SP}+){1,4}${STREET_TYPES}\\b\\.?(?:${SP}+(?:NE|NW|SE|SW|N|S|E|W)\\b)?)`,
-  'gu',
+  'g',
 );
 /** What may follow a street on the same line: ", Apt 4", ", Harrogate", ", Columbus, OH 43215", " LS6 2AB". */
 const AFTER_STREET = new RegExp(
   `^(?:,?${SP}*${UNIT})?(?:,?${SP}*(?:${UK_POSTCODE}|${US_ZIP})\\b|,${SP}*(?:${TOWN}))*(?:,?${SP}*(?:${UK_POSTCODE}|${US_ZIP}|\\d{5}(?:-\\d{4})?)\\b)?`,
-  'u',
+  '',
 );
 /** What may come before a street on the same line: "Flat 3, ", "Carlton House, ", "Parkside Surgery, ". */
-const BEFORE_STREET = new RegExp(`(?:(?:${UNIT}|(?:${WORD}${SP}+){0,3}${FACILITY}),?${SP}*)+$`, 'u');
+const BEFORE_STREET = new RegExp(`(?:(?:${UNIT}|(?:${WORD}${SP}+){0,3}${FACILITY}),?${SP}*)+$`);
 /** A whole line before the street made of one or two names of places ("Internal Medicine Associates, 1200 Elm St"). */
-const LINE_BEFORE_STREET = new RegExp(`^[ \\t]*(?:(?:${WORD}(?:['’]s)?|&|and|of|the)(?:${SP}+(?:${WORD}(?:['’]s)?|&|and|of|the)){0,5},${SP}*){1,2}$`, 'u');
+const LINE_BEFORE_STREET = new RegExp(`^[ \\t]*(?:(?:${WORD}(?:['’]s)?|&|and|of|the)(?:${SP}+(?:${WORD}(?:['’]s)?|&|and|of|the)){0,5},${SP}*){1,2}$`);
 const POSTCODE = new RegExp(`(?<![A-Za-z0-9])(?:${UK_POSTCODE}|${US_ZIP})(?![A-Za-z0-9])`, 'g');
 /** Before a postcode on the same line: "Manchester ", "Moss Side Health Centre, Manchester ", "Columbus, ". */
-const BEFORE_POSTCODE = new RegExp(`(?:(?:${WORD}${SP}+){0,3}${FACILITY},${SP}*)?(?:${TOWN}),?${SP}*$`, 'u');
+const BEFORE_POSTCODE = new RegExp(`(?:(?:${WORD}${SP}+){0,3}${FACILITY},${SP}*)?(?:${TOWN}),?${SP}*$`);
 const ZIP_LABEL = /\b(?:zip(?:\s*code)?|post\s*code|postal\s*code|邮编|邮政编码)\s*[:：]?\s*(\d{5,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/gi;
-const ADDRESS_LABEL = /(?<![\p{L}])(?:(?:home |postal |current |permanent |residential )?address|addr\.?|home|residence|lives at|现住址|家庭住址|住址|地址|户籍地址|居住地址|联系地址)[ \t]*[:：][ \t]*/giu;
+const ADDRESS_LABEL = /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:(?:home |postal |current |permanent |residential )?address|addr\.?|home|residence|lives at|现住址|家庭住址|住址|地址|户籍地址|居住地址|联系地址)[ \t]*[:：][ \t]*/gi;
 const LINE_REST = /[^\n;|]*/y;
 const ZH_ADDRESS =
-  /(?:[\u4e00-\u9fff]{2,7}?(?:省|自治区|市|区|县|镇|乡|街道)){1,4}[\u4e00-\u9fff\d]{0,14}?(?:路|街|大道|巷|弄|胡同|村|里)(?:[\d一二三四五六七八九十]+(?:号|弄|巷))*(?:[\d一二三四五六七八九十-]+(?:号楼|栋|幢|单元|室|楼|层|号))*/gu;
+  /(?:[\u4e00-\u9fff]{2,7}?(?:省|自治区|市|区|县|镇|乡|街道)){1,4}[\u4e00-\u9fff\d]{0,14}?(?:路|街|大道|巷|弄|胡同|村|里)(?:[\d一二三四五六七八九十]+(?:号|弄|巷))*(?:[\d一二三四五六七八九十-]+(?:号楼|栋|幢|单元|室|楼|层|号))*/g;
 /** A line that is a town or county in an address block ("Market Harborough", "North Yorkshire"). */
-const TOWN_LINE = new RegExp(`^[ \\t]*${TOWN},?[ \\t]*$`, 'u');
-const POSTCODE_LINE = new RegExp(`^[ \\t]*(?:${TOWN},?${SP}+)?(?:${UK_POSTCODE}|${US_ZIP})[ \\t]*$`, 'u');
-const FACILITY_LINE = new RegExp(`^[ \\t]*(?:${WORD}${SP}+){0,4}${FACILITY}[ \\t]*$`, 'u');
+const TOWN_LINE = new RegExp(`^[ \\t]*${TOWN},?[ \\t]*$`);
+const POSTCODE_LINE = new RegExp(`^[ \\t]*(?:${TOWN},?${SP}+)?(?:${UK_POSTCODE}|${US_ZIP})[ \\t]*$`);
+const FACILITY_LINE = new RegExp(`^[ \\t]*(?:${WORD}${SP}+){0,4}${FACILITY}[ \\t]*$`);
 
 function lineBounds(text: string, at: number): [number, number] {
   const s = text.lastIndexOf('\n', at - 1) + 1;
@@ -109,7 +111,7 @@ export function findAddresses(text: string): Finding[] {
     const at = m.index + m[0].length;
     LINE_REST.lastIndex = at;
     // Up to two spaces before another field, or the end of a sentence (". Lives alone").
-    const rest = LINE_REST.exec(text)![0].replace(/\s{2,}\S.*$/, '').replace(/\.\s+\p{Lu}\p{Ll}+\s+\p{Ll}.*$/u, '');
+    const rest = LINE_REST.exec(text)![0].replace(/\s{2,}\S.*$/, '').replace(/\.\s+[A-Z][a-z]+\s+[a-z].*$/, '');
     // A value with a number or a Chinese place word ("Home: lives with his wife" is no address).
     if (/\d|[省市区县路街号]/.test(rest)) add(at, at + rest.length, 'label');
   }

@@ -1,5 +1,5 @@
 import type { Finding } from '../kinds.js';
-import { INITIAL, NAME_SEQ, SURNAME_FIRST, UPPER, WORD, isStop } from './words.js';
+import { INITIAL, LC, NAME_SEQ, SURNAME_FIRST, UPPER, WORD, isStop } from './words.js';
 
 /**
  * Names of people, found by their context, never by a list of names: a title (Mr, Dr, Prof…),
@@ -9,47 +9,47 @@ import { INITIAL, NAME_SEQ, SURNAME_FIRST, UPPER, WORD, isStop } from './words.j
  * words of every name found elsewhere in the text.
  */
 const SP = '[ \\u00a0]';
-const NAME_AT = new RegExp(`(?:${SURNAME_FIRST}|${NAME_SEQ})`, 'uy');
-const SEQ_AT = new RegExp(NAME_SEQ, 'uy');
-const TITLE_AT = new RegExp(`(?:Mr|Mrs|Ms|Miss|Mx|Dr|DR|Prof|Professor|Sister|Nurse|Rev|Sir|Dame)\\.?${SP}+`, 'uy');
+const NAME_AT = new RegExp(`(?:${SURNAME_FIRST}|${NAME_SEQ})`, 'y');
+const SEQ_AT = new RegExp(NAME_SEQ, 'y');
+const TITLE_AT = new RegExp(`(?:Mr|Mrs|Ms|Miss|Mx|Dr|DR|Prof|Professor|Sister|Nurse|Rev|Sir|Dame)\\.?${SP}+`, 'y');
 
-const TITLE = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|DR|MR|MRS|MS|Prof|Professor|Sister|Nurse|Rev|Sir|Dame)\.?[ \u00a0]+(?=\p{Lu})/gu;
+const TITLE = /\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|DR|MR|MRS|MS|Prof|Professor|Sister|Nurse|Rev|Sir|Dame)\.?[ \u00a0]+(?=[A-Z\u00c0-\u00de\u0100-\u017f])/g;
 
 /** Labels whose value is a name. `strong`: one word after a colon is enough. */
 const LABELS_COLON =
-  /(?<![\p{L}])(?:(?:patient|pt|child|baby|client|resident|service user|proband)(?:'s)?(?: full)? name|full name|surnames?|forenames?|forename\(s\)|first names?|last name|given names?|given name\(s\)|family name|name|patient|pt|child|baby|proband|service user|client|resident|nok|next[ -]of[ -]kin|emergency contact|contact person|partner|spouse|husband|wife|son|daughter|mother|father|carer|guardian|gp|pcp|consultant|attending|surgeon|physician|clinician|referrer|referring (?:gp|doctor|clinician|physician|provider|consultant)|requesting (?:provider|physician|clinician|doctor)|ordering (?:provider|physician|clinician)|submitting (?:physician|clinician)|responsible clinician|admitting (?:doctor|physician|clinician)|operator|author|midwife|anaesthetist|anesthetist|registrar|key worker|care coordinator|social worker|interpreter|witness|secretary|signed|signature|electronically signed(?: by)?|(?:dictated|transcribed|written|clerked|seen|reviewed|examined|reported|authori[sz]ed|verified|requested|referred|documented|checked|collected|completed|prepared|entered|signed|approved) by|to|from|cc|attn|re)[ \t]*[:：][ \t]*/giu;
+  /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:(?:patient|pt|child|baby|client|resident|service user|proband)(?:'s)?(?: full)? name|full name|surnames?|forenames?|forename\(s\)|first names?|last name|given names?|given name\(s\)|family name|name|patient|pt|child|baby|proband|service user|client|resident|nok|next[ -]of[ -]kin|emergency contact|contact person|partner|spouse|husband|wife|son|daughter|mother|father|carer|guardian|gp|pcp|consultant|attending|surgeon|physician|clinician|referrer|referring (?:gp|doctor|clinician|physician|provider|consultant)|requesting (?:provider|physician|clinician|doctor)|ordering (?:provider|physician|clinician)|submitting (?:physician|clinician)|responsible clinician|admitting (?:doctor|physician|clinician)|operator|author|midwife|anaesthetist|anesthetist|registrar|key worker|care coordinator|social worker|interpreter|witness|secretary|signed|signature|electronically signed(?: by)?|(?:dictated|transcribed|written|clerked|seen|reviewed|examined|reported|authori[sz]ed|verified|requested|referred|documented|checked|collected|completed|prepared|entered|signed|approved) by|to|from|cc|attn|re)[ \t]*[:：][ \t]*/gi;
 /** A role before a colon: Sonographer:, Radiographer:, Pharmacist:, Resident:, Scrub nurse:. */
 const ROLE_COLON =
-  /(?<![\p{L}])(?:[a-z]+ )?(?:\p{L}*(?:grapher|ologist|ician|ist|nurse|doctor|clinician|practitioner|technician|technologist|scientist|therapist|worker|officer|assistant|manager|coordinator|surgeon|physician|resident|intern|fellow|midwife|operator|reviewer|author|scribe)|ANP|HCA|BMS)[ \t]*[:：][ \t]*/giu;
+  /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:[a-z]+ )?(?:[a-z]*(?:grapher|ologist|ician|ist|nurse|doctor|clinician|practitioner|technician|technologist|scientist|therapist|worker|officer|assistant|manager|coordinator|surgeon|physician|resident|intern|fellow|midwife|operator|reviewer|author|scribe)|ANP|HCA|BMS)[ \t]*[:：][ \t]*/gi;
 const WEAK_COLON = /^(?:to|from|cc|attn|re|secretary|interpreter|witness)\b/i;
 
 /** The same without a colon: the name must be two words or more (or follow a title, found anyway). */
 const LABELS_BARE =
-  /(?<![\p{L}])(?:patient|(?:seen|reviewed|clerked|dictated|written|referred|requested|reported|authori[sz]ed|verified|examined|accompanied|brought in|escorted|signed|electronically signed|documented|completed|prepared) by|discussed with|spoke (?:to|with)|on behalf of|care of|c\/o|dear|cc|by)[ \t]+/giu;
+  /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:patient|(?:seen|reviewed|clerked|dictated|written|referred|requested|reported|authori[sz]ed|verified|examined|accompanied|brought in|escorted|signed|electronically signed|documented|completed|prepared) by|discussed with|spoke (?:to|with)|on behalf of|care of|c\/o|dear|cc|by)[ \t]+/gi;
 
 const RELATION =
-  /\b(?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|girlfriend|boyfriend|fianc[eé]e?|neighbou?r|secretary|step-?(?:son|daughter|mother|father)|mum|mom|dad|midwife|nurse|physio(?:therapist)?|pharmacist|dietitian|paramedic|receptionist|registrar|consultant|manager|key ?worker|social worker|care coordinator|advocate|chaplain|interpreter|colleague)(?:,|:|'s name is| called| named)?[ \u00a0]+\(?(?=\p{Lu})/giu;
+  /\b(?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|girlfriend|boyfriend|fianc[eé]e?|neighbou?r|secretary|step-?(?:son|daughter|mother|father)|mum|mom|dad|midwife|nurse|physio(?:therapist)?|pharmacist|dietitian|paramedic|receptionist|registrar|consultant|manager|key ?worker|social worker|care coordinator|advocate|chaplain|interpreter|colleague)(?:,|:|'s name is| called| named)?[ \u00a0]+\(?(?=[A-Z\u00c0-\u00de\u0100-\u017f])/gi;
 /** "Funmi Adeyemi (wife)": a relation in brackets after a name (the name is read backwards from it). */
 const RELATION_AFTER =
   /[ \u00a0]*\((?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|patient|NOK|next of kin|guardian)\)/gi;
 /** A name ending where the text ends (for reading a name backwards from what follows it). */
-const NAME_END = new RegExp(`(?:^|[^\\p{L}.'’-])(${NAME_SEQ})$`, 'u');
+const NAME_END = new RegExp(`(?:^|[^${LC}.'’-])(${NAME_SEQ})$`);
 
-const CREDENTIAL = new RegExp(
-  `(${NAME_SEQ})(?:,${SP}*|${SP}+\\(?)(?:MD|DO|PA-C|PA|NP|RN|MBBS|MBChB|MRCP|FRCP|FRCS|FRCPath|PhD|DNP|APRN|CNM|BMS|CRNA|LPN|PharmD|FY1|FY2|CT1|CT2|CT3|ST\\d|SpR|PGY-?\\d|DPM|MSc|BSc)\\b`,
-  'gu',
-);
+/** A credential after a name ("Sarah Kim, MD", "K. Rowe (BMS)"): the name is read backwards from it. */
+const CREDENTIAL =
+  /(?:,[ \u00a0]*|[ \u00a0]+\(?)(?:MD|DO|PA-C|PA|NP|RN|MBBS|MBChB|MRCP|FRCP|FRCS|FRCPath|PhD|DNP|APRN|CNM|BMS|CRNA|LPN|PharmD|FY1|FY2|CT1|CT2|CT3|ST\d|SpR|PGY-?\d|DPM|MSc|BSc)\b/g;
 
 /** A name followed by age and sex: "Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o". */
-const WITH_AGE = new RegExp(`(${NAME_SEQ})(?=,?${SP}?\\(?\\d{1,3}${SP}?(?:[MF]\\b|yo\\b|y\\/o|y\\.o\\.|years?\\b|-year-old))`, 'gu');
+/** Age and sex after a name ("Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o"). */
+const WITH_AGE = /,?[ \u00a0]?\(?\d{1,3}[ \u00a0]?(?:[MF]\b|yo\b|y\/o|y\.o\.|years?\b|-year-old)/g;
 
 const CLOSING = /^[ \t]*(?:yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|with best wishes|best wishes|regards|many thanks|thank you|thanks|sincerely|respectfully)[,.!]?[ \t]*$/gim;
-const SIGNATURE_LINE = new RegExp(`^[ \\t]*(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor)\\.?${SP}+)?(${NAME_SEQ})[ \\t]*(?:,.*)?$`, 'u');
+const SIGNATURE_LINE = new RegExp(`^[ \\t]*(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor)\\.?${SP}+)?(${NAME_SEQ})[ \\t]*(?:,.*)?$`);
 
 /** A name heading a note's first lines: "BAXTER, Leonard | DOB …", "Fatima Zahra Benali   DOB …". */
 const HEADING = new RegExp(
   `(?:^|[—–|][ \\t]*)[ \\t]*(${UPPER},${SP}*${WORD}(?:${SP}+${INITIAL})?|${NAME_SEQ})(?=[ \\t]*(?:\\||\\(|[ \\t]{2,}|$))(?=[^\\n]*\\b(?:DOB|D\\.O\\.B|MRN|NHS|Hosp|Hospital|born|Unit No)\\b)`,
-  'gmu',
+  'gm',
 );
 
 function tokensOf(name: string): string[] {
@@ -78,7 +78,7 @@ function nameAt(text: string, at: number, re: RegExp, minWords: number): { start
   const words = tokensOf(raw);
   if (words.length < minWords || words.length === 0 || isStop(words[0]!)) return undefined;
   // Every word in capitals and short (ECG, CRP): not a name.
-  if (words.every((w) => /^\p{Lu}{2,4}$/u.test(w)) && words.length < 2) return undefined;
+  if (words.every((w) => /^[A-Z]{2,4}$/.test(w)) && words.length < 2) return undefined;
   return { start, end: start + raw.length };
 }
 
@@ -117,8 +117,8 @@ export function findNames(text: string): Finding[] {
 
   for (const m of text.matchAll(RELATION)) add(nameAt(text, m.index + m[0].length, SEQ_AT, 1), 'relation');
   for (const m of text.matchAll(RELATION_AFTER)) add(nameBefore(text, m.index, 1), 'relation');
-  for (const m of text.matchAll(CREDENTIAL)) add(trimmed(text, m.index, m[1]!, 1), 'credential');
-  for (const m of text.matchAll(WITH_AGE)) add(trimmed(text, m.index, m[1]!, 2), 'age');
+  for (const m of text.matchAll(CREDENTIAL)) add(nameBefore(text, m.index, 1), 'credential');
+  for (const m of text.matchAll(WITH_AGE)) add(nameBefore(text, m.index, 2), 'age');
   for (const m of text.matchAll(HEADING)) add(trimmed(text, m.index + m[0].indexOf(m[1]!), m[1]!, 2), 'heading');
 
   for (const m of text.matchAll(CLOSING)) {
@@ -145,7 +145,8 @@ function nameBefore(text: string, end: number, minWords: number): { start: numbe
   const from = Math.max(text.lastIndexOf('\n', end - 1) + 1, end - 80);
   const m = NAME_END.exec(text.slice(from, end));
   if (!m) return undefined;
-  return trimmed(text, from + m.index + m[0].length - m[1]!.length, m[1]!, minWords);
+  // Read forward again on the text up to `end` only (the name cannot run into what follows it).
+  return trimmed(text.slice(0, end), from + m.index + m[0].length - m[1]!.length, m[1]!, minWords);
 }
 
 /** A name matched inside a larger pattern, with leading words that are not names dropped. */
