@@ -61,16 +61,15 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   let stoppedBy: StopSignal | undefined;
   const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
   session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
-  // The patient-identifier guard, loaded only when it has work (not `off`). redact replaces before
-  // sending; warn sends the question as typed, so its check runs while the request is on its way.
-  let privacy = opts.privacy?.mode === 'redact' ? await OneShotPrivacy.open(opts.privacy, session.conversation.turns) : undefined;
-  const startGuard = async (typed: string) => {
-    const question = privacy?.check(typed);
-    if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
-    return question?.text ?? typed;
-  };
-  const turn = session.ask(await startGuard(opts.userText));
+  // The patient-identifier guard, loaded only when it has work (not `off`), just before sending.
+  // (Checking while the request is on its way would save its ~15 ms, but an answer read late can
+  // be judged cut off when the service closes the connection meanwhile: the fault harness saw it.)
+  const privacy = await OneShotPrivacy.open(opts.privacy, session.conversation.turns);
+  const question = privacy?.check(opts.userText);
+  if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
+  const turn = session.ask(question?.text ?? opts.userText);
   privacy?.attach(turn);
+  privacy?.startAnswer(outTty, colourAllowed(io.stdout));
   const removeSignals = onStopSignals((signal) => {
     if (stoppedBy) {
       // A second signal: leave at once, with what arrived saved.
@@ -142,24 +141,9 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   };
 
   try {
-    const events = session.send(turn, { signal: controller.signal, stream: opts.stream });
-    const first = events.next(); // the request is on its way
-    if (opts.privacy?.mode === 'warn') {
-      first.catch(() => {}); // a failure is taken when awaited below
-      privacy = await OneShotPrivacy.open(opts.privacy, session.conversation.turns.slice(0, -1));
-      await startGuard(opts.userText);
-      privacy?.attach(turn);
-    }
-    privacy?.startAnswer(outTty, colourAllowed(io.stdout));
-    let done = false;
-    try {
-      for (let r = await first; !r.done; r = await events.next()) {
-        const guarded = privacy?.restoring ? guardEvent(privacy, r.value) : r.value;
-        if (guarded) await handle(guarded);
-      }
-      done = true;
-    } finally {
-      if (!done) await events.return(undefined); // as for-await does when the loop body throws
+    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) {
+      const guarded = privacy?.restoring ? guardEvent(privacy, e) : e;
+      if (guarded) await handle(guarded);
     }
   } catch (e) {
     failure = toMedchatError(e);

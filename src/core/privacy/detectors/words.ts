@@ -29,10 +29,10 @@ export const PARTICLE = '(?:van|von|de|da|di|del|della|der|den|du|la|le|bin|bint
  * A person's name as written in notes: up to two initials, then one to four words (a particle such
  * as "van der" may come between; a word may be an initial: John A. Smith).
  */
-export const NAME_SEQ = `(?:${INITIAL}[ \\u00a0]*){0,2}${WORD}(?:(?:[ \\u00a0]+${PARTICLE})*[ \\u00a0]+${WORD}\\.?){0,3}`;
+export const NAME_SEQ = `(?:${INITIAL}[ \\u00a0]*){0,2}${WORD}(?:(?:[ \\u00a0]+${PARTICLE})*[ \\u00a0]+(?:[${UPC}]\\.|${WORD})){0,3}`;
 
 /** "SMITH, John A." / "Rodriguez, Luis A." / "Chen, Wei-Lin" */
-export const SURNAME_FIRST = `${WORD},[ \\t]*${WORD}(?:[ \\t]+${WORD}\\.?)?(?=[ \\t]*(?:$|[|(,.;\\n]|[ \\t]{2,}))`;
+export const SURNAME_FIRST = `${WORD},[ \\t]*${WORD}(?:[ \\t]+(?:[${UPC}]\\.|${WORD}))?(?=[ \\t]*(?:$|[|(,.;\\n]|[ \\t]{2,}))`;
 
 const stop = `
 a an the and or of for to in on at by with from as is was be he she his her they we i it this that
