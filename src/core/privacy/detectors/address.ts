@@ -47,6 +47,8 @@ const ZH_ADDRESS =
 /** A line that is a town or county in an address block ("Market Harborough", "North Yorkshire"). */
 const TOWN_LINE = new RegExp(`^[ \\t]*${TOWN},?[ \\t]*$`);
 const POSTCODE_LINE = new RegExp(`^[ \\t]*(?:${TOWN},?${SP}+)?(?:${UK_POSTCODE}|${US_ZIP})[ \\t]*$`);
+/** A line of an address block above its postcode: "The Old Forge Medical Practice", "High Street", "21 Church Street", "Chipping Norton". */
+const BLOCK_LINE = new RegExp(`^[ \\t]*(?:\\d{1,5}[A-Za-z]?,?${SP}+)?(?:${WORD}|of|the|upon|on)(?:${SP}+(?:${WORD}|of|the|upon|on|&))*,?[ \\t]*$`);
 const FACILITY_LINE = new RegExp(`^[ \\t]*(?:${WORD}${SP}+){0,4}${FACILITY}[ \\t]*$`);
 
 function lineBounds(text: string, at: number): [number, number] {
@@ -104,6 +106,18 @@ export function findAddresses(text: string): Finding[] {
     let start = m.index;
     const before = BEFORE_POSTCODE.exec(text.slice(ls, start));
     if (before && townOk(before[0])) start -= before[0].length;
+    // A postcode alone on its line ends an address block: take the lines above it that look like
+    // one (a building, a street with or without a number, a town), up to four, to a blank line.
+    const [, le] = lineBounds(text, m.index);
+    if (POSTCODE_LINE.test(text.slice(ls, le))) {
+      for (let i = 0, top = ls; i < 4 && top > 0; i++) {
+        const [ps, pe] = lineBounds(text, top - 1);
+        const line = text.slice(ps, pe);
+        if (!BLOCK_LINE.test(line) || !townOk(line)) break;
+        start = ps + (line.length - line.trimStart().length);
+        top = ps;
+      }
+    }
     add(start, m.index + m[0].length, 'postcode');
   }
   for (const m of text.matchAll(ZIP_LABEL)) add(m.index + m[0].length - m[1]!.length, m.index + m[0].length, 'label');

@@ -25,8 +25,9 @@ const WEAK_COLON = /^(?:to|from|cc|attn|re|secretary|interpreter|witness)\b/i;
 
 /** The same without a colon: the name must be two words or more (or follow a title, found anyway). */
 const LABELS_BARE =
-  /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:patient|(?:seen|reviewed|clerked|dictated|written|referred|requested|reported|authori[sz]ed|verified|examined|accompanied|brought in|escorted|signed|electronically signed|documented|completed|prepared) by|discussed with|spoke (?:to|with)|on behalf of|care of|c\/o|dear|cc|by)[ \t]+/gi;
+  /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:patient|(?:patient |pt )?name|surname|forename|handed over to|handover to|(?:seen|reviewed|clerked|dictated|written|referred|requested|reported|authori[sz]ed|verified|examined|accompanied|brought in|escorted|signed|electronically signed|documented|completed|prepared) by|discussed with|spoke (?:to|with)|on behalf of|care of|c\/o|dear|cc|by)[ \t]+/gi;
 
+const JOB_AFTER = /^[ \u00a0]+[A-Za-z]*(?:ologist|iatrist|ician|surgeon|specialist|practitioner|therapist|nurse|physician|pharmacist|scientist)\b/i;
 const RELATION =
   /\b(?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|girlfriend|boyfriend|fianc[eé]e?|neighbou?r|secretary|step-?(?:son|daughter|mother|father)|mum|mom|dad|midwife|nurse|physio(?:therapist)?|pharmacist|dietitian|paramedic|receptionist|registrar|consultant|manager|key ?worker|social worker|care coordinator|advocate|chaplain|interpreter|colleague)(?:,|:|'s name is| called| named)?[ \u00a0]+\(?(?=[A-Z\u00c0-\u00de\u0100-\u017f])/gi;
 /** "Funmi Adeyemi (wife)": a relation in brackets after a name (the name is read backwards from it). */
@@ -41,7 +42,7 @@ const CREDENTIAL =
 
 /** A name followed by age and sex: "Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o". */
 /** Age and sex after a name ("Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o"). */
-const WITH_AGE = /,?[ \u00a0]?\(?\d{1,3}[ \u00a0]?(?:[MF]\b|yo\b|y\/o|y\.o\.|years?\b|-year-old)/g;
+const WITH_AGE = /,?[ \u00a0]?\(?\d{1,3}[ \u00a0]?(?:[MF]\b|yo\b|y\/o|y\.o\.|yrs?\b|years?\b|-year-old)|, \d{1,3}(?=, [a-z])/g;
 
 const CLOSING = /^[ \t]*(?:yours sincerely|yours faithfully|yours truly|kind regards|best regards|warm regards|with best wishes|best wishes|regards|many thanks|thank you|thanks|sincerely|respectfully)[,.!]?[ \t]*$/gim;
 const SIGNATURE_LINE = new RegExp(`^[ \\t]*(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor)\\.?${SP}+)?(${NAME_SEQ})[ \\t]*(?:,.*)?$`);
@@ -115,7 +116,12 @@ export function findNames(text: string): Finding[] {
     add(nameAt(text, at, NAME_AT, titled ? 1 : 2), 'label');
   }
 
-  for (const m of text.matchAll(RELATION)) add(nameAt(text, m.index + m[0].length, SEQ_AT, 1), 'relation');
+  for (const m of text.matchAll(RELATION)) {
+    const span = nameAt(text, m.index + m[0].length, SEQ_AT, 1);
+    // "Consultant Old Age Psychiatrist", "Specialist Nurse": a job title, not a name.
+    if (span && JOB_AFTER.test(text.slice(span.end, span.end + 30))) continue;
+    add(span, 'relation');
+  }
   for (const m of text.matchAll(RELATION_AFTER)) add(nameBefore(text, m.index, 1), 'relation');
   for (const m of text.matchAll(CREDENTIAL)) add(nameBefore(text, m.index, 1), 'credential');
   for (const m of text.matchAll(WITH_AGE)) add(nameBefore(text, m.index, 2), 'age');
