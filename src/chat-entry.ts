@@ -11,9 +11,10 @@ import { makePlanner } from './core/request-plan.js';
 import { currentRoleSettings } from './core/roles/active.js';
 import { loadRole } from './core/roles/store.js';
 import { nothingToAskError, runOneShot } from './oneshot.js';
+import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
-export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags): Promise<number> {
+export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
   if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
   const files = o.file ?? [];
   if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
@@ -45,6 +46,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags):
     system: o.system,
   });
   const settings = planner.settings;
+  const privacy = resolvePrivacy(o, store);
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('./core/sessions/chat-session.js');
 
@@ -70,7 +72,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags):
   await refuseFilesThatCannotFit(plan.messages, plan.files, settings);
   return runOneShot(
     settings,
-    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session, plan },
+    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session, plan, privacy },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

@@ -4,6 +4,7 @@ import { ExitCode } from './core/exit-codes.js';
 import { sanitizeLine } from './core/sanitize.js';
 import { addServiceOptions, type ChatFlags } from './cli-options.js';
 import { registerSubcommands } from './commands/index.js';
+import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from './version.js';
 
@@ -40,6 +41,7 @@ function buildProgram(): Command {
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
     .option('--incognito', 'save nothing on disk: no session, no prompt history');
   addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file (issue 13)
+  addPrivacyOptions(program); // --privacy, --shift-dates (issue 14)
   addServiceOptions(program);
   program.addHelpText(
     'after',

@@ -7,6 +7,7 @@ import { OutputWriter, describeWriteFailure } from './core/output.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
+import { OneShotPrivacy, type PrivacySetting } from './oneshot-privacy.js';
 import type { Finished, RequestPlan } from './core/request-plan.js';
 import { addUsage, schemaFailureLines, schemaJsonFields } from './core/schema/report.js';
 
@@ -23,12 +24,17 @@ export interface OneShotOptions {
   reasoning: 'show' | 'hide';
   /** The conversation this question belongs to (new, `-c`, `--resume`); saved as it goes unless incognito. */
   session?: ChatSession;
+  /** The patient-identifier guard (issue 14): warn, redact (with shifted dates) or off. */
+  privacy?: PrivacySetting;
   /**
    * With a schema (request-plan.ts): the answer is not streamed to stdout; it is checked, repaired
    * once by a follow-up question when invalid, and printed as one JSON value (exit 9 if still invalid).
    */
   plan?: Pick<RequestPlan, 'schema' | 'finish' | 'repairRequest'>;
 }
+
+/** An answer piece after the privacy guard: `text` restored, `shown` what to print (marked on a terminal). */
+type GuardedEvent = SessionEvent & { shown?: string };
 
 export interface OneShotIo {
   stdout: NodeJS.WriteStream;
@@ -62,7 +68,15 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   let stoppedBy: StopSignal | undefined;
   const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
   session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
-  let turn = session.ask(opts.userText);
+  // The patient-identifier guard, loaded only when it has work (not `off`), just before sending.
+  // (Checking while the request is on its way would save its ~15 ms, but an answer read late can
+  // be judged cut off when the service closes the connection meanwhile: the fault harness saw it.)
+  const privacy = await OneShotPrivacy.open(opts.privacy, session.conversation.turns);
+  const question = privacy?.check(opts.userText);
+  if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
+  let turn = session.ask(question?.text ?? opts.userText);
+  privacy?.attach(turn);
+  privacy?.startAnswer(outTty, colourAllowed(io.stdout));
   const plan = opts.plan?.schema ? opts.plan : undefined;
   let finished: Finished | undefined;
   let attempts = 0;
@@ -92,14 +106,17 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     }
   };
 
-  const handle = async (e: SessionEvent) => {
+  const handle = async (e: GuardedEvent) => {
     if (e.type === 'compacted') {
       // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
       await closeReasoning();
       await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
       return;
     }
-    if (opts.jsonl && e.type !== 'end') await out.write(jsonForTerminal(e) + '\n');
+    if (opts.jsonl && e.type !== 'end') {
+      const { shown: _shown, ...wire } = e;
+      await out.write(jsonForTerminal(wire) + '\n');
+    }
     switch (e.type) {
       case 'reasoning':
         result.reasoning += e.text;
@@ -113,7 +130,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         result.content += e.text;
         if (!opts.json && !opts.jsonl && !plan) {
           await closeReasoning();
-          await out.write(outTty ? sanitizeForTerminal(e.text) : e.text);
+          await out.write(e.shown ?? (outTty ? sanitizeForTerminal(e.text) : e.text));
         }
         break;
       case 'usage':
@@ -136,7 +153,10 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
 
   const sendTurn = async () => {
     attempts++;
-    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) await handle(e);
+    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) {
+      const guarded = privacy?.restoring ? guardEvent(privacy, e) : e;
+      if (guarded) await handle(guarded);
+    }
   };
   try {
     await sendTurn();
@@ -157,8 +177,16 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     failure = toMedchatError(e);
   } finally {
     removeSignals();
-    session.close();
   }
+  if (privacy?.restoring && !out.closed) {
+    // What the restorer held back (a placeholder cut at the end), then the answer as shown kept on the turn.
+    const rest = privacy.end();
+    if (rest.reasoning) await handle({ type: 'reasoning', text: rest.reasoning });
+    if (rest.plain || rest.shown) await handle({ type: 'content', text: rest.plain, shown: rest.shown });
+    privacy.finish(turn);
+    session.saveNow();
+  }
+  session.close();
 
   if (out.closed) return await endWithoutStdout();
   await closeReasoning();
@@ -178,6 +206,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       complete: !failure,
     };
     if (plan) Object.assign(obj, schemaJsonFields(finished, attempts));
+    const guardJson = privacy?.json();
+    if (guardJson) obj.privacy = guardJson;
     if (failure) obj.error = { message: failure.message, exit_code: failure.exitCode };
     await out.write(jsonForTerminal(obj) + '\n');
   } else if (plan && finished?.ok && !failure) {
@@ -190,6 +220,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   }
   await out.flush();
   if (out.closed) return await endWithoutStdout();
+  const putBack = opts.json || opts.jsonl ? undefined : privacy?.afterLine(outTty, colourAllowed(io.stdout));
+  if (putBack) await err.write(dim(`medchat: ${sanitizeLine(putBack)}`, errColour) + '\n');
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
     if (failure.exitCode === ExitCode.schemaInvalid && finished && !finished.ok) {
@@ -224,4 +256,17 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     await err.flush();
     return ExitCode.failure;
   }
+}
+
+/** Content and reasoning with the values put back (nothing while a placeholder is cut in two); other events as they are. */
+function guardEvent(privacy: OneShotPrivacy, e: SessionEvent): GuardedEvent | undefined {
+  if (e.type === 'content') {
+    const r = privacy.content(e.text);
+    return r.plain || r.shown ? { type: 'content', text: r.plain, shown: r.shown } : undefined;
+  }
+  if (e.type === 'reasoning') {
+    const text = privacy.reasoning(e.text);
+    return text ? { type: 'reasoning', text } : undefined;
+  }
+  return e;
 }

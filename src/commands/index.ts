@@ -4,6 +4,7 @@ import { registerRetexture } from './retexture.js';
 import { registerTask } from './task.js';
 import { registerDemo } from './demo.js';
 import { registerCompletion } from './completion.js';
+import { registerPrivacy } from './privacy.js';
 import { registerRoles } from './roles.js';
 import { registerBatch } from './batch.js';
 
@@ -17,6 +18,7 @@ export function registerSubcommands(program: Command): void {
   registerSessions(program);
   registerDemo(program);
   registerCompletion(program);
+  registerPrivacy(program);
   registerRoles(program);
   registerBatch(program);
 }

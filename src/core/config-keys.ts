@@ -29,6 +29,7 @@ export const CONFIG_KEYS = {
   compress: { type: 'enum', default: 'summarise', values: ['summarise', 'trim'], help: 'How to make room: summarise old turns, or drop them' },
   history: { type: 'bool', default: true, help: 'Save sessions and prompt history on disk' },
   disclaimer: { type: 'bool', default: true, help: 'Show the one-line medical disclaimer in the chat screen' },
+  privacy: { type: 'enum', default: 'warn', values: ['warn', 'redact', 'off'], help: 'Patient identifiers in what you send: warn (list them), redact (send placeholders), off' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -22,6 +22,22 @@ export interface Turn {
   durationMs?: number;
   usage?: Usage;
   error?: string;
+  /** The privacy guard's record (issue 14): `user` and `answer` hold what was sent and received. */
+  privacy?: TurnPrivacy;
+}
+
+/**
+ * With `redact`, `user` is the question as sent (placeholders, shifted dates) and `answer` as the
+ * service wrote it; the question as typed and the answer as shown (values put back) are here.
+ */
+export interface TurnPrivacy {
+  mode: 'warn' | 'redact';
+  /** What was found in the question as typed, by kind. */
+  found: Record<string, number>;
+  typed?: string;
+  shown?: string;
+  /** The conversation's date shift in days (with --shift-dates), so a continued conversation keeps it. */
+  shiftDays?: number;
 }
 
 export class Conversation {

@@ -1,0 +1,73 @@
+import type { Finding } from '../kinds.js';
+
+/**
+ * Phone and fax numbers, e-mail addresses, URLs and IP addresses: found by their shape.
+ * Phone numbers: international (+44 7700 900123), North American ((555) 014-2287, 555.014.2287),
+ * UK and other trunk-prefixed (07700 900481, 0113 496 0872), Chinese mobiles and landlines
+ * (138 0013 8000, 010-62345678); any run of 7-15 digits after Tel:, Phone:, Fax:, 电话….
+ */
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
+const IPV4 = /(?<![\d.])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\d]|\.\d)/g;
+const IPV6 = /(?<![\w:])(?:[0-9a-f]{1,4}:){2,7}(?::|(?::[0-9a-f]{1,4}){1,6}|[0-9a-f]{1,4})(?![\w:])/gi;
+
+const PHONE_SHAPES = [
+  // +44 7700 900123, +1 555 016 9087, +86 138 0013 8000, +44 (0)20 7946 0958
+  /(?<![\w+])\+\d{1,3}(?:[ .-]?\(0?\d{1,4}\))?(?:[ .-]?\d{1,5}){2,5}(?!\d)/g,
+  // (555) 014-2287, 555-014-2287, 555.014.2287, 555 014 2287
+  /(?<![\w.-])(?:\(\d{3}\)[ ]?|\d{3}[-. ])\d{3}[-. ]\d{4}(?![\d]|[.-]\d)/g,
+  // 07700 900481, 0113 496 0872, 020 7946 0958, 01632 960 418, 0161-496-0775
+  /(?<![\w.-])0\d{2,4}[ -]\d{3,4}(?:[ -]?\d{3,4})?(?![\d]|[.-]\d)/g,
+  // 07700900481 (UK mobile, no spaces)
+  /(?<![\w.-])07\d{9}(?!\d)/g,
+  // Chinese mobiles: 13800138000, 138 0013 8000, 186-0013-8000; landlines 010-62345678, 0571-88776655
+  /(?<![\w.-])1[3-9]\d(?:[ -]?\d{4}){2}(?!\d)/g,
+  /(?<![\w.-])0\d{2,3}-\d{7,8}(?!\d)/g,
+];
+const PHONE_LABEL_ANY = /(?:\b(?:tel(?:ephone)?|phone|ph|mob(?:ile)?|cell(?:phone)?|fax)\b\.?(?:\s*(?:no\.?|number|#))?\s*[:：]?\s*|(?:电话|手机|联系电话|传真|手机号|电话号码)[：:\s]*)(\+?\(?\d[\d ()./-]{5,20}\d)/gi;
+
+function digits(s: string): number {
+  return s.replace(/\D/g, '').length;
+}
+
+function trimUrl(u: string): string {
+  return u.replace(/[.,;:!?)\]}'"]+$/, '');
+}
+
+export function findContacts(text: string): Finding[] {
+  const out: Finding[] = [];
+  const add = (kind: Finding['kind'], start: number, t: string, rule: string) => out.push({ kind, start, end: start + t.length, text: t, rule });
+
+  for (const m of text.matchAll(EMAIL)) add('EMAIL', m.index, m[0], 'shape');
+  for (const m of text.matchAll(URL_RE)) add('URL', m.index, trimUrl(m[0]), 'shape');
+  for (const m of text.matchAll(IPV4)) {
+    // 1.2.3.4 after "version"/"v": a version, not an address.
+    if (/\b(?:v|ver|version|release)\.?\s*$/i.test(text.slice(Math.max(0, m.index - 10), m.index))) continue;
+    add('IP', m.index, m[0], 'shape');
+  }
+  for (const m of text.matchAll(IPV6)) {
+    // Needs hex letters or "::" (not a time such as 10:30:00 or HLA-B*57:01).
+    if (/[a-f]/i.test(m[0]) || m[0].includes('::')) if (m[0].split(':').length >= 4) add('IP', m.index, m[0], 'shape');
+  }
+  for (const re of PHONE_SHAPES) {
+    for (const m of text.matchAll(re)) {
+      const t = m[0].replace(/[ .-]+$/, '');
+      const n = digits(t);
+      if (n < 9 || n > 15) continue;
+      add('PHONE', m.index, t, 'shape');
+    }
+  }
+  for (const m of text.matchAll(PHONE_LABEL_ANY)) {
+    const value = m[1]!.replace(/[ ()./-]+$/, '');
+    const n = digits(value);
+    if (n < 6 || n > 15) continue;
+    add('PHONE', m.index + m[0].length - m[1]!.length, value, 'label');
+  }
+  return out;
+}
+
+/** Whether a phone label (Tel, Fax, 电话…) comes just before `at` (used to tell a phone from an NHS number). */
+export function phoneLabelBefore(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 24), at);
+  return /(?:\b(?:tel(?:ephone)?|phone|ph|mob(?:ile)?|cell|fax|call|ring|contact)\b[^\n\d]{0,12}|电话|手机|传真)[：:\s#.]*$/i.test(before);
+}

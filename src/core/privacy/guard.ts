@@ -1,0 +1,107 @@
+import { DateShifter, preferredOrder } from './date-shift.js';
+import { findDates } from './date-parse.js';
+import { countByKind, type Finding, type Kind } from './kinds.js';
+import { PlaceholderMap } from './placeholders.js';
+import { StreamRestorer, restoreText, type Mark, type PutBack } from './restore.js';
+import { scan } from './scanner.js';
+
+/**
+ * The guard for one conversation: what goes out is checked (warn), or has its identifiers
+ * replaced by placeholders and, with date shifting, its dates moved (redact); answers get the
+ * values back. It never sends anything itself and keeps the mapping in memory only.
+ *
+ *   const guard = new PrivacyGuard({ shiftDates });            // once per conversation
+ *   const out = guardOutgoing(text, 'redact', guard);         // before each request
+ *   send(out.text) … guard.streamRestorer(mark).push(chunk)   // as the answer arrives
+ */
+export const PRIVACY_MODES = ['warn', 'redact', 'off'] as const;
+export type PrivacyMode = (typeof PRIVACY_MODES)[number];
+
+export interface Outgoing {
+  mode: PrivacyMode;
+  /** What to send: the text as typed (warn, off) or with placeholders and shifted dates (redact). */
+  text: string;
+  /** What was found in the text as typed. Empty in `off` mode (nothing is looked at). */
+  findings: Finding[];
+  counts: Partial<Record<Kind, number>>;
+  /** redact: each finding and what replaced it. */
+  replaced: Array<{ finding: Finding; with: string }>;
+}
+
+export interface GuardOptions {
+  shiftDates?: boolean;
+  /** A fixed offset (a resumed conversation keeps its own); else a random one. */
+  shiftDays?: number;
+  random?: () => number;
+}
+
+export class PrivacyGuard {
+  readonly placeholders = new PlaceholderMap();
+  readonly shifter: DateShifter | undefined;
+  /** Day-first or month-first, as the first text with dates showed; kept for the conversation. */
+  private order: 'dm' | 'md' | undefined;
+
+  constructor(opts: GuardOptions = {}) {
+    this.shifter = opts.shiftDates ? (opts.shiftDays !== undefined ? new DateShifter(opts.shiftDays) : DateShifter.random(opts.random)) : undefined;
+  }
+
+  /** What the text holds (as `medchat privacy check` shows it). */
+  inspect(text: string): Finding[] {
+    return scan(text);
+  }
+
+  prepare(text: string, mode: PrivacyMode): Outgoing {
+    if (mode === 'off') return { mode, text, findings: [], counts: {}, replaced: [] };
+    const findings = scan(text);
+    const counts = countByKind(findings);
+    if (mode === 'warn' || findings.length === 0) return { mode, text, findings, counts, replaced: [] };
+    this.placeholders.reserveFrom(text);
+    if (this.shifter && !this.order) {
+      const dates = findDates(text);
+      if (dates.some((d) => d.readings.length === 1 && d.readings[0]!.order)) this.order = preferredOrder(dates);
+    }
+    let out = '';
+    let last = 0;
+    const replaced: Outgoing['replaced'] = [];
+    for (const f of findings) {
+      let by: string;
+      if (f.kind === 'DATE' && this.shifter) {
+        by = this.shifter.shiftDate(f.text, { order: this.order ?? 'dm' });
+        if (by === f.text) by = this.placeholders.placeholderFor(f.kind, f.text);
+        else this.shifted = true;
+      } else {
+        by = this.placeholders.placeholderFor(f.kind, f.text);
+      }
+      out += text.slice(last, f.start) + by;
+      last = f.end;
+      replaced.push({ finding: f, with: by });
+    }
+    return { mode, text: out + text.slice(last), findings, counts, replaced };
+  }
+
+  /** An answer with the values put back (see restore.ts). */
+  restore(answer: string, mark?: Mark): { text: string; putBack: PutBack[] } {
+    return restoreText(answer, this.placeholders, mark, this.shiftContext());
+  }
+
+  streamRestorer(mark?: Mark): StreamRestorer {
+    return new StreamRestorer(this.placeholders, mark, this.shiftContext());
+  }
+
+  /** Whether answers need anything put back: a placeholder was made or a date shifted in this conversation. */
+  get active(): boolean {
+    return this.placeholders.size > 0 || this.shifted;
+  }
+
+  /** A date was shifted in something sent: from then on dates in answers are shifted back. */
+  private shifted = false;
+
+  private shiftContext(): { shifter: DateShifter; order: 'dm' | 'md' } | undefined {
+    return this.shifter && this.shifted ? { shifter: this.shifter, order: this.order ?? 'dm' } : undefined;
+  }
+}
+
+/** Check (warn), replace (redact) or pass (off) one outgoing text; see PrivacyGuard.prepare. */
+export function guardOutgoing(text: string, mode: PrivacyMode, guard: PrivacyGuard): Outgoing {
+  return guard.prepare(text, mode);
+}

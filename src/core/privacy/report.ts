@@ -1,0 +1,42 @@
+import { describeCounts, type Finding } from './kinds.js';
+import type { Outgoing } from './guard.js';
+import type { PutBack } from './restore.js';
+
+/** The guard's words: the stderr lines of one-shot and batch, and `medchat privacy check`'s listing. */
+
+/** One line about an outgoing text, or undefined when nothing was found (or the guard is off). */
+export function outgoingLine(out: Outgoing): string | undefined {
+  if (!out.findings.length) return undefined;
+  const what = describeCounts(out.counts);
+  if (out.mode === 'warn') return `privacy: the text to send has ${what}; sent as typed (--privacy redact replaces them; medchat privacy check shows where)`;
+  const dates = out.replaced.some((r) => r.finding.kind === 'DATE' && !r.with.startsWith('[')) ? '; dates shifted, intervals kept' : '';
+  return `privacy: replaced ${what} before sending${dates}`;
+}
+
+/** What was put back in an answer (for output that is not a terminal: the values are listed here, not marked). */
+export function putBackLine(putBack: readonly PutBack[]): string | undefined {
+  if (!putBack.length) return undefined;
+  const seen = new Map<string, string>();
+  for (const p of putBack) if (!seen.has(p.placeholder)) seen.set(p.placeholder, p.value);
+  const list = [...seen].map(([p, v]) => `${p} → ${v}`).join(', ');
+  return `privacy: put back in the answer: ${list}`;
+}
+
+/** 1-based line and column of an offset. */
+export function lineCol(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let lastNl = -1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lastNl = i;
+  }
+  return { line, col: offset - lastNl };
+}
+
+/** `privacy check`'s text: one line a finding ("12:5  NAME  Margaret Ellison"), then the counts. */
+export function findingLines(text: string, findings: readonly Finding[]): string[] {
+  return findings.map((f) => {
+    const { line, col } = lineCol(text, f.start);
+    return `${`${line}:${col}`.padEnd(8)} ${f.kind.padEnd(7)} ${f.text.replace(/\s*\n\s*/g, ' ⏎ ')}`;
+  });
+}

@@ -1,0 +1,152 @@
+import { KIND_RANK, type Finding, type Kind } from './kinds.js';
+import { findAddresses } from './detectors/address.js';
+import { findContacts } from './detectors/contact.js';
+import { findAges, findDateFindings } from './detectors/dates.js';
+import { findNationalIds } from './detectors/ids.js';
+import { findNames } from './detectors/names.js';
+import { findChineseNames } from './detectors/names-zh.js';
+import { findRecordNumbers } from './detectors/records.js';
+import { COMMON_WORDS, LC, isStop } from './detectors/words.js';
+
+/**
+ * Everything the guard finds in a text: every detector's findings, the words of each name found
+ * looked for again elsewhere in the text ("Patient: Margaret Ellison … Margaret says"), and
+ * overlaps settled (a higher-ranked kind keeps its characters: an e-mail address is not also a
+ * name; what is left of the other, if anything, stays). Sorted, none overlapping.
+ */
+const DETECTORS: ReadonlyArray<(text: string) => Finding[]> = [
+  findContacts,
+  findNationalIds,
+  findRecordNumbers,
+  findDateFindings,
+  findAges,
+  findNames,
+  findChineseNames,
+  findAddresses,
+];
+
+export function scan(text: string): Finding[] {
+  if (!text) return [];
+  const found: Finding[] = [];
+  for (const detect of DETECTORS) found.push(...detect(text));
+  found.push(...namesAgain(text, found));
+  found.push(...agesAfterNames(text, found));
+  return settle(text, found);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** After a word found as a name, these make it an eponym or a thing: Wilson's disease, Graves disease. */
+const EPONYM_AFTER = /^(?:['’]s)?[ \u00a0]+(?:disease|syndrome|sign|palsy|score|test|scale|procedure|operation|manoeuvre|maneuver|criteria|classification|catheter|lymphoma|tumou?r)\b/i;
+
+function namesAgain(text: string, found: readonly Finding[]): Finding[] {
+  const words = new Set<string>();
+  for (const f of found) {
+    if (f.kind !== 'NAME') continue;
+    if (/[\u4e00-\u9fff]/.test(f.text)) {
+      if (f.text.length >= 2) words.add(f.text);
+      continue;
+    }
+    for (const w of f.text.split(/[\s,]+/)) {
+      const bare = w.replace(/[.'’]+$/, '');
+      if (bare.length < 2 || !CAPITAL.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
+      words.add(bare);
+      words.add(bare.toUpperCase());
+      // "SMITH" found: "Smith" too.
+      if (bare === bare.toUpperCase()) words.add(bare[0] + bare.slice(1).toLowerCase());
+    }
+  }
+  if (!words.size) return [];
+  const sorted = [...words].sort((a, b) => b.length - a.length).map(escape);
+  const re = new RegExp(`(?<![${LC}0-9@._-])(?:${sorted.join('|')})(?![${LC}0-9]|@|\\.[a-z])`, 'g');
+  const out: Finding[] = [];
+  for (const m of text.matchAll(re)) {
+    if (CAPITAL.test(m[0]) && EPONYM_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
+    out.push({ kind: 'NAME', start: m.index, end: m.index + m[0].length, text: m[0], rule: 'again' });
+  }
+  return out;
+}
+
+/** "Mrs Evelyn Hartley-Jones (96)": an age over 89 in brackets right after a name. */
+function agesAfterNames(text: string, found: readonly Finding[]): Finding[] {
+  const out: Finding[] = [];
+  for (const f of found) {
+    if (f.kind !== 'NAME') continue;
+    const m = /^[ \u00a0]*\((9\d|1[01]\d)\)/.exec(text.slice(f.end, f.end + 8));
+    if (m) {
+      const start = f.end + m[0].indexOf(m[1]!);
+      out.push({ kind: 'AGE', start, end: start + m[1]!.length, text: m[1]!, rule: 'after name' });
+    }
+  }
+  return out;
+}
+
+/** Left over at the edges of a piece: spaces and separators (not a dot after an initial, not a phone number's bracket). */
+const EDGE = /^[\s,;:.|/-]+|[\s,;:(\[{|/-]+$/g;
+const CAPITAL = /^[A-Z\u00c0-\u00de\u0100-\u017f]/;
+
+/**
+ * One finding per stretch of text: same-kind findings that overlap (or names a space apart) are
+ * joined; across kinds the higher rank keeps the overlap and the lower keeps what is left.
+ */
+function settle(text: string, found: Finding[]): Finding[] {
+  const byKind = new Map<Kind, Finding[]>();
+  for (const f of found) {
+    if (f.end <= f.start) continue;
+    const list = byKind.get(f.kind) ?? [];
+    list.push(f);
+    byKind.set(f.kind, list);
+  }
+  const kinds = [...byKind.keys()].sort((a, b) => KIND_RANK[b] - KIND_RANK[a]);
+  const taken: Array<[number, number]> = [];
+  const out: Finding[] = [];
+  for (const kind of kinds) {
+    const merged = mergeSameKind(text, byKind.get(kind)!, kind);
+    const mine: Array<[number, number]> = [];
+    for (const f of merged) {
+      for (const [s, e] of subtract(f.start, f.end, taken)) {
+        const piece = text.slice(s, e);
+        const lead = piece.length - piece.replace(/^[\s,;:.|/-]+/, '').length;
+        const trimmed = piece.replace(EDGE, '');
+        if (!trimmed) continue;
+        const start = s + lead;
+        out.push({ kind, start, end: start + trimmed.length, text: trimmed, rule: f.rule });
+        mine.push([start, start + trimmed.length]);
+      }
+    }
+    taken.push(...mine);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function mergeSameKind(text: string, list: Finding[], kind: Kind): Finding[] {
+  list.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Finding[] = [];
+  for (const f of list) {
+    const last = out[out.length - 1];
+    const gap = last ? text.slice(last.end, f.start) : '';
+    if (last && (f.start < last.end || (kind === 'NAME' && f.start >= last.end && /^[ \u00a0]$/.test(gap)))) {
+      if (f.end > last.end) out[out.length - 1] = { ...last, end: f.end, text: text.slice(last.start, f.end) };
+      continue;
+    }
+    out.push({ ...f });
+  }
+  return out;
+}
+
+/** [start, end) less every range in `taken`. */
+function subtract(start: number, end: number, taken: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  let pieces: Array<[number, number]> = [[start, end]];
+  for (const [ts, te] of taken) {
+    if (te <= start || ts >= end) continue;
+    const next: Array<[number, number]> = [];
+    for (const [s, e] of pieces) {
+      if (te <= s || ts >= e) next.push([s, e]);
+      else {
+        if (ts > s) next.push([s, ts]);
+        if (te < e) next.push([te, e]);
+      }
+    }
+    pieces = next;
+  }
+  return pieces;
+}
