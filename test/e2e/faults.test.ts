@@ -618,6 +618,7 @@ describe('on a terminal', { concurrency: 3 }, () => {
       } finally {
         pane.kill();
         await double.close();
+        fs.rmSync(pane.home, { recursive: true, force: true });
       }
     });
   }
