@@ -45,6 +45,8 @@ export class WireMonitor implements BodyWatch {
   private endsLf = false;
   private endsLfCr = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The last look at the socket before giving up (see `kick`). */
+  private recheck: NodeJS.Immediate | undefined;
   private lastActivity = 0;
   /**
    * For each marker, how many of its first bytes ended the data so far (a marker split across
@@ -165,28 +167,42 @@ export class WireMonitor implements BodyWatch {
     }
   }
 
-  /** Note activity. One timer per exchange: when it fires early, it re-arms for the time left. */
+  /**
+   * Note activity. One timer per exchange: when it fires early, it re-arms for the time left.
+   * When it finds the deadline passed, the socket is read once more before giving up: timers run
+   * before I/O in each turn of the event loop, so after medchat's own thread was busy past the
+   * deadline (a long render, a loaded machine) bytes that arrived meanwhile are still unread, and
+   * the silence was ours, not the service's.
+   */
   kick(): void {
     this.lastActivity = performance.now();
-    if (this.timer) return;
-    const arm = (ms: number) => {
-      this.timer = setTimeout(() => {
-        const idle = performance.now() - this.lastActivity;
-        if (idle >= this.idleTimeoutMs) {
-          this.timer = undefined;
-          this.idleExpired = true;
-          this.onGiveUp('idle');
-        } else {
-          arm(this.idleTimeoutMs - idle);
-        }
-      }, ms);
-      this.timer.unref?.();
-    };
-    arm(this.idleTimeoutMs);
+    if (this.timer || this.recheck) return;
+    this.arm(this.idleTimeoutMs);
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const idle = performance.now() - this.lastActivity;
+      if (idle < this.idleTimeoutMs) return this.arm(this.idleTimeoutMs - idle);
+      const seen = this.lastActivity;
+      // setImmediate runs after this turn's I/O: whatever is waiting on the socket is read first.
+      this.recheck = setImmediate(() => {
+        this.recheck = undefined;
+        if (this.lastActivity !== seen) return this.arm(Math.max(0, this.idleTimeoutMs - (performance.now() - this.lastActivity)));
+        this.idleExpired = true;
+        this.onGiveUp('idle');
+      });
+      // Not unref'd: an unref'd immediate does not keep the poll phase from blocking, and would
+      // wait for the next event (the SDK's own timeout, seconds later).
+    }, ms);
+    this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.recheck) clearImmediate(this.recheck);
     this.timer = undefined;
+    this.recheck = undefined;
   }
 }

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/double/index.js';
 import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
+import { startServiceDoubleThread } from '../support/double-thread.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 interface Env {
@@ -549,9 +550,29 @@ describe('on a terminal', { concurrency: 3 }, () => {
     }
   });
 
-  const chatRows: Array<{ name: string; script: ChatScript; args?: string[]; screen: RegExp; partial?: string }> = [
+  /**
+   * Wait for text on the screen without ever yielding this thread, as a run of synchronous tmux
+   * calls on a loaded machine does (one took 0.9 s): nothing else on this thread runs meanwhile.
+   * Enter is pressed again while the line is still in the box (see TmuxPane.send).
+   */
+  function sendAndWaitBlocking(pane: TmuxPane, line: string, text: RegExp, ms = 10_000): void {
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    const end = Date.now() + ms;
+    let pressed = 0;
+    for (let screen = pane.screen(); !text.test(screen); screen = pane.screen()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${text} on screen\n--- screen ---\n${screen}`);
+      if (pressed++ % 50 === 0 && screen.split('\n').some((l) => l.includes(`│ › ${line}`))) pane.press('Enter');
+      Atomics.wait(nap, 0, 0, 20);
+    }
+  }
+
+  // The double runs on a thread of its own (see double-thread.ts): this thread's synchronous tmux
+  // calls must not delay its answers past medchat's 1 s idle timeout. `blocking`: this thread does
+  // not yield at all from Enter until the outcome shows, so a double sharing it could not answer.
+  const chatRows: Array<{ name: string; script: ChatScript; args?: string[]; screen: RegExp; partial?: string; blocking?: boolean }> = [
     { name: 'reset mid-answer', script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], dropAfter: 2 }, screen: /connection to 127\.0\.0\.1:\d+ was lost mid-answer; the answer is incomplete/, partial: 'Sixty to one hundred' },
     { name: 'stall after some text', args: ['--idle-timeout', '1'], script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }, screen: /no data from the service for 1s/, partial: 'Sixty to one hundred' },
+    { name: 'stall after some text, with the test\'s thread busy until the outcome shows', args: ['--idle-timeout', '1'], script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }, screen: /no data from the service for 1s/, partial: 'Sixty to one hundred', blocking: true },
     { name: 'HTTP 401', script: { status: 401, body: json401 }, screen: /the service refused the API key \(401\): Invalid API key/ },
     { name: 'HTTP 502 with an HTML page', script: { status: 502, body: html502, headers: { 'content-type': 'text/html' } }, screen: /the service failed \(502\): 502 Bad Gateway/ },
     { name: 'an {"error": …} object mid-stream', script: { reasoning: [], content: ['Sixty to ', 'one hundred'], errorObjectAfter: 2 }, screen: /The model overloaded mid-answer/, partial: 'Sixty to one hundred' },
@@ -559,16 +580,23 @@ describe('on a terminal', { concurrency: 3 }, () => {
   ];
   for (const row of chatRows) {
     test(`chat screen: ${row.name} — one line on screen, the screen stays usable, Ctrl+D exits 0 with the terminal restored`, { skip: tmuxSkip }, async () => {
-      const double = await startServiceDouble();
+      const double = await startServiceDoubleThread();
       // A 502 is retried once (MEDCHAT_RETRIES=1): queue it twice.
-      double.chat.enqueue(row.script);
-      if (row.script.status === 502) double.chat.enqueue(row.script);
+      await double.chat.enqueue(row.script);
+      if (row.script.status === 502) await double.chat.enqueue(row.script);
       const pane = new TmuxPane(row.args ?? [], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { width: 160 });
       try {
         pane.tmux('set-option', '-g', 'set-clipboard', 'on');
         await pane.ready();
-        await pane.send('what is a normal heart rate?');
-        await pane.waitForText(row.screen);
+        if (row.blocking) {
+          const question = 'what is a normal heart rate?';
+          pane.type(question);
+          await pane.waitForText(`› ${question}`, 5000);
+          sendAndWaitBlocking(pane, question, row.screen);
+        } else {
+          await pane.send('what is a normal heart rate?');
+          await pane.waitForText(row.screen);
+        }
         const screen = pane.screen();
         if (row.partial) assert.ok(screen.includes(row.partial), `the partial answer stays on screen\n${screen}`);
         assert.doesNotMatch(screen, /\n\s+at |TypeError|node:internal/, 'no stack trace');
@@ -576,7 +604,7 @@ describe('on a terminal', { concurrency: 3 }, () => {
         assert.notEqual(pane.tmux('display-message', '-p', '-t', pane.name, '#{pane_title}').trim(), 'PWNED-TITLE');
         assert.equal(pane.tmux('list-buffers').trim(), '', 'nothing was written to the clipboard');
         // Still usable: the next question is answered.
-        double.chat.enqueue({ reasoning: [], content: ['Still here.'] });
+        await double.chat.enqueue({ reasoning: [], content: ['Still here.'] });
         await pane.send('are you there?');
         await pane.waitForText('Still here.');
         pane.press('C-d');
@@ -590,6 +618,7 @@ describe('on a terminal', { concurrency: 3 }, () => {
       } finally {
         pane.kill();
         await double.close();
+        fs.rmSync(pane.home, { recursive: true, force: true });
       }
     });
   }

@@ -48,12 +48,12 @@ test('two turns in a real terminal; the second request carries user, assistant, 
 
   tmux('send-keys', '-t', session, '-l', 'what counts as a fever?');
   tmux('send-keys', '-t', session, 'Enter');
-  await waitFor(() => /38 °C or more\.[\s\S]*tok\/s/.test(screen()), 10_000, `the first answer\n${screen()}`);
+  await waitFor(() => /38 °C or more\.[\s\S]*tok\/s/.test(screen()), 10_000, () => `the first answer\n${screen()}`);
   assert.match(screen(), /▸ Thought for [\d.]+s · 2 tokens/);
 
   tmux('send-keys', '-t', session, '-l', 'what helps?');
   tmux('send-keys', '-t', session, 'Enter');
-  await waitFor(() => screen().includes('Paracetamol can help.'), 10_000, `the second answer\n${screen()}`);
+  await waitFor(() => screen().includes('Paracetamol can help.'), 10_000, () => `the second answer\n${screen()}`);
 
   const body = double.chat.requests.at(-1)!.body as { messages: Array<Record<string, string>> };
   assert.deepEqual(body.messages, [
@@ -66,7 +66,7 @@ test('two turns in a real terminal; the second request carries user, assistant, 
   assert.equal(screen().split('38 °C or more.').length, 2);
 
   tmux('send-keys', '-t', session, 'C-d');
-  await waitFor(() => screen().includes('medchat exited 0'), 10_000, `medchat to exit\n${screen()}`);
+  await waitFor(() => screen().includes('medchat exited 0'), 10_000, () => `medchat to exit\n${screen()}`);
   const history = fs.readFileSync(path.join(home, 'data', 'prompt-history.jsonl'), 'utf8');
   assert.match(history, /what helps\?/);
 });

@@ -88,11 +88,15 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
   });
 }
 
-/** Wait until `check` is true (polling), or fail after `ms`. */
-export async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+/**
+ * Wait until `check` is true (polling), or fail after `ms`. `what` names what was awaited; as a
+ * function it is asked at the timeout, so a screen in the message is the screen at the end of the
+ * wait, not the one at its start (which once made a finished answer look like a frozen screen).
+ */
+export async function waitFor(check: () => boolean, ms = 5000, what: string | (() => string) = 'condition'): Promise<void> {
   const start = Date.now();
   while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

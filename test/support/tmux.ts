@@ -81,7 +81,7 @@ export class TmuxPane {
   }
 
   async waitForText(text: string | RegExp, ms = 10_000): Promise<void> {
-    await waitFor(() => (typeof text === 'string' ? this.screen().includes(text) : text.test(this.screen())), ms, `${text} on screen\n--- screen ---\n${this.screen()}`);
+    await waitFor(() => (typeof text === 'string' ? this.screen().includes(text) : text.test(this.screen())), ms, () => `${text} on screen\n--- screen ---\n${this.screen()}`);
   }
 
   type(text: string): void {

@@ -33,7 +33,7 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
     type: (text: string) => ui.stdin.write(text),
     press: (seq: string) => ui.stdin.write(seq),
     waitForText: (text: string | RegExp, ms = 5000) =>
-      waitFor(() => (typeof text === 'string' ? screen().includes(text) : text.test(screen())), ms, `screen to show ${text}\n--- screen ---\n${screen()}`),
+      waitFor(() => (typeof text === 'string' ? screen().includes(text) : text.test(screen())), ms, () => `screen to show ${text}\n--- screen ---\n${screen()}`),
     /** Send a line as the user would: type it, then Enter. */
     async send(line: string) {
       ui.stdin.write(line);

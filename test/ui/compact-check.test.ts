@@ -33,7 +33,7 @@ test('/compact with a summary that leaves out the allergy twice changes nothing,
   await waitFor(
     () => /The summary left out penicillin allergy, twice; nothing was changed: the earlier messages are still sent word for word/.test(flat(t.screen())),
     5000,
-    `the reason on screen\n${t.screen()}`,
+    () => `the reason on screen\n${t.screen()}`,
   );
   assert.doesNotMatch(flat(t.screen()), /Summarised/);
   const summaries = double.chat.requests.slice(-2);
