@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addServiceOptions, settingsFlags, warnAboutKeyFlag } from '../cli-options.js';
+import { addPrivacyOptions } from './privacy-options.js';
 import { addRoleOption, addSchemaOptions } from './script-options.js';
 
 /** The options of `medchat batch` besides the service ones (defined here, so cli.ts stays as it is). */
@@ -27,6 +28,7 @@ export function registerBatch(program: Command): void {
     .argument('<input>', 'questions, one JSON object a line: {"id": …, "prompt": "…"} or {"id": …, "messages": […]}; - for stdin');
   addBatchOptions(cmd);
   addSchemaOptions(addRoleOption(cmd));
+  addPrivacyOptions(cmd);
   addServiceOptions(cmd);
   cmd.addHelpText(
     'after',
@@ -41,7 +43,7 @@ Examples:
 
 Each answer line: {"id", "content", "reasoning"?, "usage", "finish_reason", "error"?}; with --schema
 also "value", "valid", "schema_errors", "attempts" (an answer still invalid after one repair: its
-"error" has exit_code 9).
+"error" has exit_code 9); where the privacy guard found identifiers, "privacy": {mode, found, put_back}.
 Exit codes: 0 all answered, 2 unusable input (nothing sent), 10 some questions failed (rerun to
 retry them), 1 the run stopped (service down, disk full), 3 key refused, 130 Ctrl+C.`,
   );

@@ -9,7 +9,9 @@ import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.j
 import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
 import { makePlanner } from '../request-plan.js';
 import { loadRole, rolesDir } from '../roles/store.js';
-import { resolveSettings, type FlagValues, type Settings } from '../settings.js';
+import { resolveSettings, resolveValue, type FlagValues, type Settings } from '../settings.js';
+import { describeCounts } from '../privacy/kinds.js';
+import { privatePlan, type PrivacyTally } from './private-plan.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from '../signals.js';
 import { stdinLimitFor } from '../stdin.js';
 import { colourAllowed, isTty, red, yellow } from '../terminal.js';
@@ -31,6 +33,9 @@ export interface BatchFlags {
   schema?: string;
   schemaMulti?: boolean;
   think?: boolean;
+  /** The patient-identifier guard: warn (default: config `privacy`), redact, off; --shift-dates with redact. */
+  privacy?: string;
+  shiftDates?: boolean;
   maxTokens?: string;
   temperature?: string;
   retries?: string;
@@ -79,11 +84,33 @@ async function planFor(o: BatchFlags, resolved: Settings, env: NodeJS.ProcessEnv
   return { plan: plannedBatch(planner), settings: planner.settings };
 }
 
+/** The guard around the plan (see private-plan.ts), loaded only when its mode has work to do. */
+async function guardedPlan(plan: RequestPlan, o: BatchFlags, env: NodeJS.ProcessEnv, tally: PrivacyTally): Promise<{ plan: RequestPlan; mode: string }> {
+  const mode = String(resolveValue('privacy', { flags: { privacy: o.privacy }, store: new ConfigStore(env), env }));
+  if (o.shiftDates && mode !== 'redact') throw usageError(`--shift-dates goes with --privacy redact (dates are moved instead of replaced); privacy is ${mode}`);
+  if (mode === 'off') return { plan, mode };
+  const { SessionPrivacy } = await import('../privacy/session-privacy.js');
+  const choice = { mode: mode as 'warn' | 'redact', shiftDates: Boolean(o.shiftDates) };
+  return { plan: privatePlan(plan, choice, (c) => SessionPrivacy.open([], c), tally), mode };
+}
+
+/** The run's one line about the guard, or undefined when it found nothing. */
+function privacyLine(mode: string, tally: PrivacyTally): string | undefined {
+  if (!tally.questions) return undefined;
+  const what = `${tally.questions} question${tally.questions === 1 ? '' : 's'} held ${describeCounts(tally.counts)}`;
+  return mode === 'redact'
+    ? `medchat batch: privacy: ${what}; replaced before sending, put back in "content" (see each line's "privacy")`
+    : `medchat batch: privacy: ${what}; sent as typed (--privacy redact replaces them; each line's "privacy" says what)`;
+}
+
 export async function runBatchCommand(source: string, o: BatchFlags, flags: FlagValues, io: BatchIo = defaultIo()): Promise<number> {
   const jobs = wholeNumber('-j', o.jobs, DEFAULT_JOBS, 1, 256);
   const retries = wholeNumber('--retries', o.retries, DEFAULT_BATCH_RETRIES, 0, 20);
   const env = io.env ?? process.env;
-  const { plan, settings } = await planFor(o, resolveSettings({ flags, store: new ConfigStore(env), env }), env);
+  const planned = await planFor(o, resolveSettings({ flags, store: new ConfigStore(env), env }), env);
+  const tally: PrivacyTally = { questions: 0, counts: {} };
+  const { plan, mode: privacyMode } = await guardedPlan(planned.plan, o, env, tally);
+  const settings = planned.settings;
   const colour = colourAllowed(io.stderr, io.env);
   const say = (line: string) => io.stderr.write(`${line}\n`);
 
@@ -199,6 +226,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     const { stats } = run;
     const tokens = `tokens ${formatCount(stats.promptTokens)} in / ${formatCount(stats.completionTokens)} out`;
     say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
+    const privacy = privacyLine(privacyMode, tally);
+    if (privacy) say(yellow(privacy, colour));
     const rerun = answers ? 'run the same command again' : undefined;
     const fatal = run.fatal;
     if (fatal?.kind === 'reader-gone') return ExitCode.ok;
