@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import type { LastStats } from './chat-controller.js';
+import type { LastStats } from './chat/screen-state.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
 
 /**

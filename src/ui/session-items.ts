@@ -5,7 +5,7 @@ import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
 import type { SessionInfo } from '../core/sessions/store.js';
 import { countText } from '../core/tokens.js';
-import type { NewItem } from './chat-controller.js';
+import type { NewItem } from './chat/screen-state.js';
 import type { TokenBreakdown } from '../core/context.js';
 import { formatTokens, formatWindow, type Meter } from './text/format.js';
 

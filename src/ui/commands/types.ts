@@ -1,8 +1,38 @@
-import type { ChatController } from '../chat-controller.js';
+import type { Conversation } from '../../core/conversation.js';
+import type { ChatSession } from '../../core/sessions/chat-session.js';
+import type { Settings } from '../../core/settings.js';
+
+/**
+ * What a slash command may use of the chat screen: a small interface, so the commands do not
+ * depend on the controller that runs them (ChatController implements it; a test can too).
+ */
+export interface ChatCommandHost {
+  readonly settings: Settings;
+  readonly conversation: Conversation;
+  readonly session: ChatSession;
+  readonly commands: readonly SlashCommand[];
+  /** Print a line in the transcript (after the streaming answer, if one streams). */
+  notice(text: string, tone?: 'info' | 'warn' | 'error'): void;
+  /** Write to the terminal as is (OSC 52). */
+  rawWrite(data: string): void;
+  requestExit(): void;
+  toggleReasoning(): void;
+  newConversation(): void | Promise<void>;
+  resumeSession(ref: string): void;
+  /** Ask the last question again; false when there is none. */
+  retry(): boolean;
+  compact(): Promise<void>;
+  retexture(args: string): Promise<void>;
+  setThinking(on: boolean): void;
+  setMaxTokens(n: number): void;
+  setSystem(text: string | undefined): void;
+  sessionsText(): string;
+  tokensText(): string;
+}
 
 /**
  * One slash command. Adding a command is one file exporting one of these, plus one line in
- * `index.ts`. `run` gets the chat controller (plain TS) and the text after the name.
+ * `index.ts`. `run` gets the chat screen's actions and the text after the name.
  */
 export interface SlashCommand {
   name: string;
@@ -12,5 +42,5 @@ export interface SlashCommand {
   help: string;
   /** Refuse while an answer streams. */
   idleOnly?: boolean;
-  run(chat: ChatController, args: string): void | Promise<void>;
+  run(chat: ChatCommandHost, args: string): void | Promise<void>;
 }

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MedchatError } from '../../../src/core/errors.js';
+import { ExitCode } from '../../../src/core/exit-codes.js';
+import type { SessionEvent } from '../../../src/core/sessions/chat-session.js';
+import { changeOf, finishLive, outcomeOf, reduceLive, startLive } from '../../../src/ui/chat/live-turn.js';
+import type { LiveTurn, NewItem } from '../../../src/ui/chat/screen-state.js';
+
+// The live-turn reducer alone: events (with the time each arrived) in, screen state out.
+
+type Timed = [at: number, e: SessionEvent];
+
+function feed(events: Timed[], live = startLive('t1', 0)): { live: LiveTurn; printed: NewItem[] } {
+  const printed: NewItem[] = [];
+  for (const [at, e] of events) {
+    const step = reduceLive(live, e, at);
+    printed.push(...step.print);
+    live = step.live;
+  }
+  return { live, printed };
+}
+
+const r = (text: string): SessionEvent => ({ type: 'reasoning', text });
+const c = (text: string): SessionEvent => ({ type: 'content', text });
+
+test('waiting, then reasoning, then the answer: the reasoning is folded into one printed item when the answer begins', () => {
+  const { live, printed } = feed([
+    [100, r('Normal is ')],
+    [200, r('about 37 °C.')],
+    [1100, c('A fever is ')],
+  ]);
+  assert.equal(live.phase, 'answer');
+  assert.equal(live.answerTail, 'A fever is ');
+  assert.equal(live.reasoning, '', 'the folded reasoning leaves the live area');
+  assert.deepEqual(printed, [{ kind: 'reasoning', text: 'Normal is about 37 °C.', ms: 1000, tokens: 2 }]);
+  assert.equal(live.reasoningMs, 1000);
+  assert.equal(live.firstTokenAt, 100);
+  assert.equal(live.answerStartedAt, 1100);
+});
+
+test('finished paragraphs move into the transcript; the paragraph being written and code fences stay live', () => {
+  const { live, printed } = feed([
+    [1, c('First paragraph.\n\nSecond ')],
+    [2, c('starts.\n\n```\ncode\n\n')],
+    [3, c('more code\n')],
+  ]);
+  assert.deepEqual(printed, [
+    { kind: 'answer', text: 'First paragraph.' },
+    { kind: 'answer', text: 'Second starts.' },
+  ]);
+  assert.equal(live.answerTail, '```\ncode\n\nmore code\n');
+});
+
+test('text from the service is sanitised before it reaches the screen state', () => {
+  const { live } = feed([[1, c('safe \x1b[2J text')]]);
+  assert.equal(live.answerTail, 'safe ␛[2J text');
+});
+
+test('a retry notice shows until the next text; a fold notice is printed at once', () => {
+  let { live } = feed([[10, { type: 'retry', attempt: 1, delayMs: 1500, reason: 'rate limited' }]]);
+  assert.equal(live.retry, 'rate limited; trying again in 2s (attempt 2)');
+  const fold = reduceLive(live, { type: 'compacted', text: 'Summarised 4 earlier messages', compaction: {} as never }, 20);
+  assert.deepEqual(fold.print, [{ kind: 'notice', text: 'Summarised 4 earlier messages', tone: 'info' }]);
+  live = reduceLive(live, c('ok'), 30).live;
+  assert.equal(live.retry, undefined);
+});
+
+test('the change kind: text only, finished paragraphs, or anything else', () => {
+  const a = startLive('t', 0);
+  const first = reduceLive(a, c('x'), 1);
+  assert.equal(changeOf(a, c('x'), first), 'any', 'the phase changed');
+  const more = reduceLive(first.live, c('y'), 2);
+  assert.equal(changeOf(first.live, c('y'), more), 'text');
+  const para = reduceLive(more.live, c('\n\nz'), 3);
+  assert.equal(changeOf(more.live, c('\n\nz'), para), 'paragraphs');
+  const usage = { type: 'usage', usage: { prompt_tokens: 1, completion_tokens: 1 } } as const;
+  assert.equal(changeOf(para.live, usage, reduceLive(para.live, usage, 4)), 'any');
+});
+
+test('the end: the open reasoning is folded, the rest of the answer printed, then the status line with the figures', () => {
+  const { live } = feed([
+    [100, r('think')],
+    [600, c('Answer ')],
+    [700, c('end.  ')],
+    [800, { type: 'usage', usage: { prompt_tokens: 40, completion_tokens: 5 } }],
+  ]);
+  const done = finishLive(live, outcomeOf(undefined, true), 900);
+  assert.deepEqual(done.print.slice(0, 1), [{ kind: 'answer', text: 'Answer end.' }]);
+  const status = done.print.at(-1)!;
+  assert.equal(status.kind, 'status');
+  assert.equal(status.kind === 'status' && status.status, 'complete');
+  assert.match(status.kind === 'status' ? status.stats! : '', /^0\.9s · first token .* · 40 in · 5 out$/);
+  assert.equal(done.times.durationMs, 900);
+  assert.deepEqual(done.last?.usage, { prompt_tokens: 40, completion_tokens: 5 });
+});
+
+test('reasoning only, then the stream fails: the reasoning is still printed, and the error is on the status line', () => {
+  const { live } = feed([[50, r('thinking…')]]);
+  const outcome = outcomeOf(new MedchatError('the service stopped sending', ExitCode.failure, 'network'), false);
+  const done = finishLive(live, outcome, 450);
+  assert.deepEqual(done.print[0], { kind: 'reasoning', text: 'thinking…', ms: 400, tokens: 1 });
+  assert.deepEqual(
+    done.print.map((i) => i.kind),
+    ['reasoning', 'status'],
+  );
+  const status = done.print[1]!;
+  assert.equal(status.kind === 'status' && status.status, 'failed');
+  assert.equal(status.kind === 'status' && status.error, 'the service stopped sending');
+  assert.equal(done.last, undefined);
+});
+
+test('how a turn ends: interrupted keeps no error; incomplete needs some answer', () => {
+  assert.deepEqual(outcomeOf(new MedchatError('interrupted', ExitCode.interrupted, 'interrupted'), true), { status: 'interrupted' });
+  assert.equal(outcomeOf(new MedchatError('cut off', ExitCode.incomplete, 'incomplete'), true).status, 'incomplete');
+  assert.equal(outcomeOf(new MedchatError('cut off', ExitCode.incomplete, 'incomplete'), false).status, 'failed');
+});
+
+test('the reducer never changes the state it is given', () => {
+  const a = startLive('t', 0);
+  const frozen = JSON.stringify(a);
+  const b = reduceLive(a, r('x'), 1).live;
+  reduceLive(b, c('y\n\nz'), 2);
+  finishLive(b, { status: 'complete' }, 3);
+  assert.equal(JSON.stringify(a), frozen);
+  assert.equal(b.reasoning, 'x');
+});
