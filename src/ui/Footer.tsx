@@ -1,12 +1,16 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import type { LastStats } from './chat/screen-state.js';
+import { liveFigures } from './chat/live-turn.js';
+import type { LastStats, LiveTurn } from './chat/screen-state.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
+import { useElapsed } from './use-chat.js';
 
 /**
- * One line under the input: context used, the last answer's speed, and key hints (or a transient
+ * One line under the input: context used, thinking on/off, then the streaming answer's live
+ * figures (elapsed, tokens, a stall sign) or the last answer's, and key hints (or a transient
  * message such as "press Ctrl+C again to exit"). `meter` is a prop so the context module can supply it.
- * Memoised: while an answer streams its props do not change, so React skips it every frame.
+ * Memoised: while an answer streams its props do not change, so React skips it every frame; the
+ * live figures tick on their own, once a second.
  */
 export const Footer = memo(function Footer({
   meter,
@@ -15,6 +19,8 @@ export const Footer = memo(function Footer({
   message,
   pendingReprint,
   demo,
+  thinking,
+  live,
 }: {
   meter: Meter;
   last?: LastStats;
@@ -23,12 +29,19 @@ export const Footer = memo(function Footer({
   pendingReprint?: boolean;
   /** `medchat demo`: a badge first, so a screenshot cannot pass for real output. */
   demo?: boolean;
+  /** Whether the next question asks for reasoning first (follows /think). */
+  thinking?: boolean;
+  /** The streaming answer now (read on each tick, so the figures are fresh between frames). */
+  live?: () => Readonly<LiveTurn> | undefined;
 }) {
   const m = meterText(meter);
+  const streaming = busy ? live?.() : undefined;
   const parts: string[] = [];
-  if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
-  if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
-  if (last?.usage) parts.push(`${last.usage.prompt_tokens} in · ${last.usage.completion_tokens} out`);
+  if (!busy) {
+    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
+    if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
+    if (last?.usage) parts.push(`${last.usage.prompt_tokens} in · ${last.usage.completion_tokens} out`);
+  }
   const hints = busy ? 'Esc stop' + (pendingReprint ? ' · reprint after this answer' : '') : 'Enter send · Ctrl+J new line · Ctrl+O reasoning · /help';
   return (
     <Box paddingX={1}>
@@ -36,6 +49,8 @@ export const Footer = memo(function Footer({
         {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
         {demo ? ' ' : null}
         <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>
+        {thinking !== undefined ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
+        {streaming && live ? <LiveFigures live={live} startedAt={streaming.startedAt} /> : null}
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>
         {message ? <Text color="yellow">{message}</Text> : <Text dimColor>{hints}</Text>}
@@ -43,3 +58,17 @@ export const Footer = memo(function Footer({
     </Box>
   );
 });
+
+/** `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet; re-read once a second. */
+function LiveFigures({ live, startedAt }: { live: () => Readonly<LiveTurn> | undefined; startedAt: number }) {
+  useElapsed(startedAt, true); // a new render each second
+  const l = live();
+  if (!l) return null;
+  const f = liveFigures(l, Date.now());
+  return (
+    <Text>
+      <Text dimColor> · {f.text}</Text>
+      {f.stall ? <Text color="yellow"> · {f.stall}</Text> : null}
+    </Text>
+  );
+}

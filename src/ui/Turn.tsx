@@ -13,7 +13,7 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
         <Box flexDirection="column">
           <Text>
             <Text bold color="cyan">medchat {item.version}</Text>
-            <Text dimColor> · {item.model} · thinking {item.thinking ? 'on' : 'off'} · {item.host}</Text>
+            <Text dimColor> · {item.model} · {item.host}</Text>
           </Text>
           {item.disclaimer ? <Text dimColor>{DISCLAIMER}</Text> : null}
           <Text dimColor>Type a question and press Enter · /help for commands and keys</Text>

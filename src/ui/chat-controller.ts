@@ -1,30 +1,32 @@
 import type { TokenBreakdown } from '../core/context.js';
-import type { Conversation, Turn } from '../core/conversation.js';
-import { toMedchatError } from '../core/errors.js';
-import { hostOf } from '../core/network-errors.js';
+import type { Conversation } from '../core/conversation.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
 import type { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { Settings } from '../core/settings.js';
-import { streamAnswer } from './chat/answer-stream.js';
+import { AfterAnswer } from './chat/after-answer.js';
+import { AnswerRunner } from './chat/answer-stream.js';
 import { ContextMeter } from './chat/context-meter.js';
 import { JobRunner } from './chat/job-runner.js';
-import { finishLive, outcomeOf, startLive } from './chat/live-turn.js';
+import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
 import { retextureJob } from './chat/retexture-job.js';
 import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem, StaticItem } from './chat/screen-state.js';
+import { InputDispatch } from './chat/input-dispatch.js';
 import { SessionActions } from './chat/session-actions.js';
 import { PromptHistory } from './prompt-history.js';
-import { COMMANDS, findCommand } from './commands/index.js';
+import { openingItems } from './session-items.js';
+import { COMMANDS } from './commands/index.js';
 import type { ChatCommandHost, SlashCommand } from './commands/types.js';
 
-export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, StaticItem } from './chat/screen-state.js';
+export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, PendingView, StaticItem } from './chat/screen-state.js';
 
 /**
  * The chat screen's state and actions, in plain TypeScript (no React): the one object App.tsx,
  * run-interactive and the slash commands talk to. It puts together the pieces that each do one
  * job (see src/ui/chat/): the live-turn reducer (stream events → screen state), the job runner
- * (/retexture, /compact), the session actions (new, resume, retry, system, think, max-tokens)
- * and the context meter; here they meet the printed transcript, the redraws and the keys.
+ * (/retexture, /compact), the session actions (new, resume, retry, system, think, max-tokens),
+ * the context meter and what waits for the streaming answer to end (AfterAnswer); here they
+ * meet the printed transcript, the redraws and the keys.
  * Components render `snapshot()`; `use-chat` subscribes and batches the redraws.
  */
 export interface ControllerOptions {
@@ -66,15 +68,15 @@ export class ChatController implements ChatCommandHost {
   private readonly actions: SessionActions;
   private readonly jobs: JobRunner;
   private readonly meter: ContextMeter;
+  private readonly after = new AfterAnswer();
+  private readonly answers: AnswerRunner;
+  private readonly input: InputDispatch;
   private items: StaticItem[] = [];
   private epoch = 0;
-  private live: LiveTurn | undefined;
   private showReasoning = false;
   private columns: number;
   private rows: number;
   private last: LastStats | undefined;
-  private abort: AbortController | undefined;
-  private running: Promise<void> | undefined;
   private pendingRefresh = false;
   private exitRequested = false;
   private listeners = new Set<(change: Change) => void>();
@@ -92,27 +94,27 @@ export class ChatController implements ChatCommandHost {
     );
     this.jobs = new JobRunner({ changed: () => this.changed(), ended: () => this.invalidateMeter(), notice: (text, tone) => this.notice(text, tone) });
     this.meter = new ContextMeter((draft) => this.actions.tokenBreakdown(draft));
+    this.answers = new AnswerRunner({ step: (print, change) => this.answerStep(print, change), ended: (done, outcome) => this.answerEnded(done, outcome) });
     this.columns = opts.columns ?? 80;
     this.rows = opts.rows ?? 24;
     // Incognito or `history: off`: no prompt history file either.
     this.history = new PromptHistory(this.session.persistent ? opts.historyFile : undefined);
     this.commands = opts.commands ?? COMMANDS;
-    this.items.push({
-      id: nextId(),
-      kind: 'header',
-      version: opts.demo ? `${opts.version} · DEMO` : opts.version,
-      model: settings.model,
-      thinking: settings.thinking,
-      host: hostOf(settings.baseUrl),
-      disclaimer: settings.disclaimer,
-    });
-    if (opts.demo) {
-      this.push({
-        kind: 'notice',
-        tone: 'warn',
-        text: 'DEMO: answers come from a built-in stand-in service, not a medical model, and are not medical advice. Try "vital signs", "long answer", or /retexture demo.png watercolour',
-      });
-    }
+    this.input = new InputDispatch(
+      {
+        commands: this.commands,
+        history: this.history,
+        streaming: () => this.live !== undefined,
+        working: () => this.jobs.state !== undefined,
+        leaving: () => this.exitRequested,
+        ask: (text) => this.ask(text),
+        notice: (text, tone) => this.notice(text, tone),
+        changed: () => this.changed(),
+        commandHost: this,
+      },
+      this.after,
+    );
+    this.push(...openingItems({ version: opts.version, demo: opts.demo, settings }));
     if (this.session.resumed) this.push(...this.actions.resumedItems());
   }
 
@@ -203,8 +205,9 @@ export class ChatController implements ChatCommandHost {
 
   /** On exit: stop what runs, wait (briefly) for the last save, flush the session. */
   async close(): Promise<void> {
-    this.stop();
-    const waits = [this.running, this.jobs.running].filter(Boolean) as Promise<void>[];
+    this.after.dropQueue();
+    this.stopWork();
+    const waits = [this.answers.running, this.jobs.running].filter(Boolean) as Promise<void>[];
     if (waits.length) await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.session.close();
   }
@@ -224,7 +227,11 @@ export class ChatController implements ChatCommandHost {
 
   /** The streaming turn as it is now (not a snapshot copy): read it, do not change it. */
   liveTurn(): Readonly<LiveTurn> | undefined {
-    return this.live;
+    return this.answers.live;
+  }
+
+  private get live(): LiveTurn | undefined {
+    return this.answers.live;
   }
 
   snapshot(): ChatSnapshot {
@@ -241,6 +248,7 @@ export class ChatController implements ChatCommandHost {
       rows: this.rows,
       exitRequested: this.exitRequested,
       job: this.jobs.state,
+      pending: this.after.view(),
       demo: Boolean(this.opts.demo),
     };
     return this.snap;
@@ -252,7 +260,7 @@ export class ChatController implements ChatCommandHost {
 
   /** Resolves when the current answer (if any) has finished. */
   idle(): Promise<void> {
-    return this.running ?? Promise.resolve();
+    return this.answers.running ?? Promise.resolve();
   }
 
   // ---- transcript ---------------------------------------------------------------------------
@@ -261,8 +269,11 @@ export class ChatController implements ChatCommandHost {
     this.items = [...this.items, ...items.map((i) => ({ ...i, id: nextId() }) as StaticItem)];
   }
 
+  /** Print a line. While an answer streams it is held, and printed after the answer (never inside it). */
   notice(text: string, tone: 'info' | 'warn' | 'error' = 'info'): void {
-    this.push({ kind: 'notice', text: sanitizeForTerminal(text), tone });
+    const item: NewItem = { kind: 'notice', text: sanitizeForTerminal(text), tone };
+    if (this.live) this.after.hold(item);
+    else this.push(item);
     this.changed();
   }
 
@@ -298,7 +309,8 @@ export class ChatController implements ChatCommandHost {
   }
 
   requestExit(): void {
-    this.stop();
+    this.after.dropQueue();
+    this.stopWork();
     this.exitRequested = true;
     this.changed();
   }
@@ -307,45 +319,16 @@ export class ChatController implements ChatCommandHost {
 
   /** Enter: a slash command, or a question. Returns false when nothing was done (keep the draft). */
   submit(text: string): boolean {
-    const trimmed = text.trim();
-    if (!trimmed) return false;
     // What was typed is leaving the box: it is no longer "the next question" for the meter or /tokens.
-    this.meter.setDraft('');
-    this.meter.invalidate();
-    if (/^\/[\w-]*(\s|$)/.test(trimmed)) {
-      this.history.add(trimmed);
-      void this.runCommand(trimmed);
-      return true;
+    if (text.trim()) {
+      this.meter.setDraft('');
+      this.meter.invalidate();
     }
-    if (this.busy) {
-      this.notice(this.jobs.state ? 'still working on the last command: wait for it, or press Esc to stop it' : 'an answer is still streaming: wait for it, or press Esc to stop it', 'warn');
-      return false;
-    }
-    this.history.add(text);
-    this.ask(text);
-    return true;
+    return this.input.submit(text);
   }
 
-  async runCommand(line: string): Promise<void> {
-    const [, name = '', rest = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
-    const cmd = findCommand(this.commands, name);
-    if (!cmd) {
-      this.notice(`unknown command /${name}; type /help for the list`, 'warn');
-      return;
-    }
-    if (this.jobs.state && cmd.idleOnly) {
-      this.notice(`/${cmd.name} waits until the current command has finished (Esc stops it)`, 'warn');
-      return;
-    }
-    if (cmd.idleOnly && this.busy) {
-      this.notice(`/${cmd.name} waits until the answer has finished (Esc stops it)`, 'warn');
-      return;
-    }
-    try {
-      await cmd.run(this, rest.trim());
-    } catch (err) {
-      this.notice(toMedchatError(err).message, 'error');
-    }
+  runCommand(line: string): Promise<void> {
+    return this.input.runCommand(line);
   }
 
   openEditor(draft: string): string | undefined {
@@ -366,11 +349,8 @@ export class ChatController implements ChatCommandHost {
     const turn = this.session.ask(text);
     this.meter.invalidate();
     this.push({ kind: 'user', text: sanitizeForTerminal(text) });
-    this.live = startLive(turn.id, Date.now());
+    this.answers.start(this.session, turn);
     this.changed();
-    this.running = this.stream(turn).finally(() => {
-      this.running = undefined;
-    });
   }
 
   /** `/retry`: ask the last question again (replacing its answer). */
@@ -382,16 +362,26 @@ export class ChatController implements ChatCommandHost {
     return true;
   }
 
-  /** Ctrl+C or Esc while streaming: close the request; the partial answer stays, marked interrupted. */
+  /**
+   * Esc or Ctrl+C: take back the last queued question or command if there is one; else stop the
+   * running job, or close the answer's request (the partial answer stays, marked interrupted).
+   */
   stop(): boolean {
-    if (this.jobs.stop()) return true;
-    if (!this.abort || this.abort.signal.aborted) return false;
-    this.abort.abort();
-    return true;
+    return this.input.cancelLast() || this.stopWork();
   }
 
-  newConversation(): void {
-    this.stop();
+  private stopWork(): boolean {
+    return this.jobs.stop() || this.answers.stop();
+  }
+
+  /**
+   * `/new`: start over. A streaming answer is stopped and closed out under the old conversation
+   * first (what was queued behind it is not sent), then the new one starts.
+   */
+  async newConversation(): Promise<void> {
+    this.input.dropQueued('not sent');
+    this.stopWork();
+    if (this.answers.running || this.jobs.running) await Promise.all([this.answers.running, this.jobs.running]);
     this.actions.startNew();
     this.sessionChanged();
     this.notice(this.actions.newConversationLine());
@@ -412,32 +402,21 @@ export class ChatController implements ChatCommandHost {
     this.invalidateMeter();
   }
 
-  /** Stream `turn`'s answer through the live-turn reducer; print it as it comes, then close it out. */
-  private async stream(turn: Turn): Promise<void> {
-    const abort = new AbortController();
-    this.abort = abort;
-    turn.status = 'streaming';
-    const events = this.session.send(turn, { signal: abort.signal, stream: true });
-    const { live, error } = await streamAnswer(events, this.live!, (live, print, change) => {
-      this.live = live;
-      // The session saves the turn as it streams: with the reasoning's own length, not the wait before it.
-      if (live.reasoningMs !== undefined) turn.reasoningMs = live.reasoningMs;
-      if (print.length) this.push(...print);
-      if (print.some((i) => i.kind === 'notice')) this.meter.invalidate(); // earlier turns were summarised
-      this.changed(change);
-    });
-    this.abort = undefined;
-    const outcome = outcomeOf(error, Boolean(turn.answer));
-    turn.status = outcome.status;
-    if (outcome.error) turn.error = outcome.error;
-    const done = finishLive(live, outcome, Date.now());
-    turn.durationMs = done.times.durationMs;
-    if (done.times.reasoningMs !== undefined) turn.reasoningMs = done.times.reasoningMs;
-    if (done.last) this.last = done.last;
-    this.push(...done.print);
-    this.live = undefined;
+  private answerStep(print: NewItem[], change: Change): void {
+    if (print.length) this.push(...print);
+    if (print.some((i) => i.kind === 'notice')) this.meter.invalidate(); // earlier turns were summarised
+    this.changed(change);
+  }
+
+  /** The answer ended: its last lines, then what waited for it (held lines, then the queue). */
+  private answerEnded(done: FinishedTurn, outcome: TurnOutcome): void {
+    // The footer shows this answer's figures, or none (never an older answer's beside "interrupted").
+    this.last = done.last;
+    this.push(...done.print, ...this.after.release());
     this.meter.invalidate();
+    if (outcome.status === 'failed') this.input.dropQueued('not sent, because the answer failed');
     if (this.pendingRefresh) this.refresh();
     else this.changed();
+    this.input.drain();
   }
 }

@@ -21,7 +21,7 @@ test('medchat demo: DEMO label, an answer, /retexture demo.png to a URL, Ctrl+D 
   const pane = new TmuxPane(['demo'], { HOME: dirs.home, TMPDIR: dirs.tmp, MEDCHAT_CONFIG_DIR: dirs.config, MEDCHAT_DATA_DIR: dirs.data }, { home: base });
   try {
     await pane.ready();
-    assert.match(pane.screen(), /medchat \d+\.\d+\.\d+ · DEMO · medchat-demo · thinking on · 127\.0\.0\.1:\d+/);
+    assert.match(pane.screen(), /medchat \d+\.\d+\.\d+ · DEMO · medchat-demo · 127\.0\.0\.1:\d+/);
     assert.match(pane.screen(), /\/retexture demo\.png/);
     assert.equal(listAll(dirs.tmp).filter((f) => /^medchat-demo-[^/]+$/.test(f)).length, 1, 'the sandbox is in TMPDIR while the demo runs');
 

@@ -117,15 +117,28 @@ export function finishLive(live: LiveTurn, outcome: TurnOutcome, now: number): F
 }
 
 function timesOf(live: LiveTurn, now: number): TurnTimes {
-  const genMs = live.firstTokenAt !== undefined ? now - live.firstTokenAt : undefined;
-  const tps = live.usage && genMs && genMs > 0 ? live.usage.completion_tokens / (genMs / 1000) : undefined;
+  const tps = answerSpeed(live);
   return {
     durationMs: now - live.startedAt,
-    ...(live.answerStartedAt !== undefined ? { firstTokenMs: live.answerStartedAt - live.startedAt } : {}),
+    ...(live.firstTokenAt !== undefined ? { firstTokenMs: live.firstTokenAt - live.startedAt } : {}),
     ...(live.reasoningMs !== undefined ? { reasoningMs: live.reasoningMs } : {}),
-    ...(tps !== undefined && Number.isFinite(tps) ? { tokensPerSecond: tps } : {}),
+    ...(tps !== undefined ? { tokensPerSecond: tps } : {}),
     ...(live.usage ? { usage: live.usage } : {}),
   };
+}
+
+/**
+ * The answer's tokens per second while the answer was being written: from its first token to its
+ * last, the reasoning before it left out. Its tokens are the reported completion tokens less the
+ * reasoning's (both include it), else the pieces streamed.
+ */
+export function answerSpeed(live: LiveTurn): number | undefined {
+  if (live.answerStartedAt === undefined || live.answerLastAt === undefined) return undefined;
+  const span = live.answerLastAt - live.answerStartedAt;
+  const reported = live.usage ? live.usage.completion_tokens - live.reasoningTokens : 0;
+  const tokens = Math.max(live.answerTokens, reported);
+  // The clock starts with the first token: the rest arrived in `span`.
+  return span > 0 && tokens > 1 ? (tokens - 1) / (span / 1000) : undefined;
 }
 
 /** The dim line under an answer: `4.2s · first token 0.3s · 52 tok/s · 1200 in · 800 out`. */
@@ -152,4 +165,20 @@ function moveFinishedParagraphs(live: LiveTurn, print: NewItem[]): LiveTurn {
   const done = live.answerTail.slice(0, cut).replace(/\s+$/, '');
   if (done) print.push({ kind: 'answer', text: done });
   return { ...live, answerTail: live.answerTail.slice(cut) };
+}
+
+/** After this long without data from the service, the footer says so. */
+export const STALL_MS = 5000;
+
+/**
+ * The footer's figures while an answer streams: time since the question was sent and tokens
+ * streamed so far (reasoning included), and `no data for 12s` once the service has gone quiet
+ * (not while waiting for the first token, which the waiting line counts, nor during a retry).
+ */
+export function liveFigures(live: LiveTurn, now: number): { text: string; stall?: string } {
+  const tokens = live.reasoningTokens + live.answerTokens;
+  const text = `${Math.floor(Math.max(0, now - live.startedAt) / 1000)}s · ${tokens} token${tokens === 1 ? '' : 's'}`;
+  const quiet = now - live.lastDataAt;
+  if (quiet < STALL_MS || live.phase === 'waiting' || live.retry) return { text };
+  return { text, stall: `no data for ${Math.floor(quiet / 1000)}s` };
 }

@@ -1,6 +1,9 @@
 import type { Usage } from '../../core/chat-events.js';
 import type { TurnStatus } from '../../core/conversation.js';
 import type { Meter } from '../text/format.js';
+import type { PendingView } from './after-answer.js';
+
+export type { PendingView, QueuedLine } from './after-answer.js';
 
 /**
  * What the chat screen shows, as plain data (no React): the components render a `ChatSnapshot`.
@@ -9,7 +12,8 @@ import type { Meter } from '../text/format.js';
  * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
  */
 export type StaticItem =
-  | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean }
+  /** Printed once, so only what cannot change: thinking on/off is in the footer, which follows /think. */
+  | { id: string; kind: 'header'; version: string; model: string; host: string; disclaimer: boolean }
   | { id: string; kind: 'user'; text: string }
   | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
   | { id: string; kind: 'answer'; text: string }
@@ -81,5 +85,7 @@ export interface ChatSnapshot {
   rows: number;
   exitRequested: boolean;
   job?: JobState;
+  /** What waits for the streaming answer to end: the questions and commands queued behind it. */
+  pending?: PendingView;
   demo: boolean;
 }

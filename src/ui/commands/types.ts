@@ -40,7 +40,12 @@ export interface SlashCommand {
   /** Shown after the name in /help and the hint list, e.g. "on|off". */
   args?: string;
   help: string;
-  /** Refuse while an answer streams. */
+  /** Refused while a job (/retexture, /compact) runs. */
   idleOnly?: boolean;
+  /**
+   * Runs at once even while an answer streams (/new, /exit). Any other command typed then is
+   * queued and runs when the answer ends, so its output follows the answer.
+   */
+  whileStreaming?: boolean;
   run(chat: ChatCommandHost, args: string): void | Promise<void>;
 }

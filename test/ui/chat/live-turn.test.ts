@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { MedchatError } from '../../../src/core/errors.js';
 import { ExitCode } from '../../../src/core/exit-codes.js';
 import type { SessionEvent } from '../../../src/core/sessions/chat-session.js';
-import { changeOf, finishLive, outcomeOf, reduceLive, startLive } from '../../../src/ui/chat/live-turn.js';
+import { STALL_MS, changeOf, finishLive, liveFigures, outcomeOf, reduceLive, startLive } from '../../../src/ui/chat/live-turn.js';
 import type { LiveTurn, NewItem } from '../../../src/ui/chat/screen-state.js';
 
 // The live-turn reducer alone: events (with the time each arrived) in, screen state out.
@@ -89,7 +89,8 @@ test('the end: the open reasoning is folded, the rest of the answer printed, the
   const status = done.print.at(-1)!;
   assert.equal(status.kind, 'status');
   assert.equal(status.kind === 'status' && status.status, 'complete');
-  assert.match(status.kind === 'status' ? status.stats! : '', /^0\.9s · first token .* · 40 in · 5 out$/);
+  // 5 completion tokens less 1 of reasoning: 4 answer tokens, the last 3 in the 100 ms after the first.
+  assert.equal(status.kind === 'status' ? status.stats : '', '0.9s · first token 0.1s · 30 tok/s · 40 in · 5 out');
   assert.equal(done.times.durationMs, 900);
   assert.deepEqual(done.last?.usage, { prompt_tokens: 40, completion_tokens: 5 });
 });
@@ -123,4 +124,40 @@ test('the reducer never changes the state it is given', () => {
   finishLive(b, { status: 'complete' }, 3);
   assert.equal(JSON.stringify(a), frozen);
   assert.equal(b.reasoning, 'x');
+});
+
+test('figures: "first token" is the first token of anything; tok/s is the answer\'s tokens over the time the answer took', () => {
+  // Ten reasoning tokens from 100 ms, a two-second pause, then the answer: eleven pieces over one second.
+  const events: Timed[] = [];
+  for (let i = 0; i < 10; i++) events.push([100 + i * 100, r(`r${i} `)]);
+  for (let i = 0; i <= 10; i++) events.push([3000 + i * 100, c(`a${i} `)]);
+  // The service counts 31 completion tokens: the reasoning's 10 and the answer's 21.
+  events.push([4100, { type: 'usage', usage: { prompt_tokens: 50, completion_tokens: 31 } }]);
+  const { live } = feed(events);
+  const done = finishLive(live, { status: 'complete' }, 4200);
+  assert.equal(done.times.firstTokenMs, 100, 'the first reasoning token, not the first answer token (3000)');
+  assert.equal(done.times.reasoningMs, 2900);
+  assert.equal(done.times.tokensPerSecond, 20, '(21 - 1) tokens in the 1 s from the first answer token to the last');
+  assert.equal(done.last?.tokensPerSecond, 20);
+  // Without usage, the pieces streamed are the tokens.
+  const bare = finishLive(feed(events.slice(0, -1)).live, { status: 'complete' }, 4200);
+  assert.equal(bare.times.tokensPerSecond, 10);
+});
+
+test('an interrupted or failed answer leaves no figures for the footer', () => {
+  const { live } = feed([[100, c('Half')], [200, { type: 'usage', usage: { prompt_tokens: 5, completion_tokens: 1 } }]]);
+  assert.equal(finishLive(live, { status: 'interrupted' }, 300).last, undefined);
+  assert.equal(finishLive(live, { status: 'failed', error: 'x' }, 300).last, undefined);
+  assert.ok(finishLive(live, { status: 'complete' }, 300).last);
+});
+
+test('the live figures: time and tokens so far; "no data" once the service is quiet, but not while waiting or retrying', () => {
+  const waiting = startLive('t', 0);
+  assert.deepEqual(liveFigures(waiting, 20_000), { text: '20s · 0 tokens' }, 'the waiting line counts this already');
+  const { live } = feed([[1000, r('a')], [1500, c('b')]]);
+  assert.deepEqual(liveFigures(live, 3000), { text: '3s · 2 tokens' });
+  assert.deepEqual(liveFigures(live, 1500 + STALL_MS - 1), { text: '6s · 2 tokens' });
+  assert.deepEqual(liveFigures(live, 13_700), { text: '13s · 2 tokens', stall: 'no data for 12s' });
+  const retrying = reduceLive(live, { type: 'retry', attempt: 1, delayMs: 20_000, reason: 'rate limited' }, 2000).live;
+  assert.equal(liveFigures(retrying, 13_700).stall, undefined);
 });
