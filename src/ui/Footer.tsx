@@ -1,16 +1,17 @@
 import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { liveFigures } from './chat/live-turn.js';
 import type { LastStats, LiveTurn } from './chat/screen-state.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
-import { useElapsed } from './use-chat.js';
 
 /**
- * One line under the input: context used, thinking on/off, then the streaming answer's live
- * figures (elapsed, tokens, a stall sign) or the last answer's, and key hints (or a transient
- * message such as "press Ctrl+C again to exit"). `meter` is a prop so the context module can supply it.
- * Memoised: while an answer streams its props do not change, so React skips it every frame; the
- * live figures tick on their own, once a second.
+ * One line under the input: context used, thinking on/off and the last answer's figures; or,
+ * while an answer streams, its live figures alone (elapsed, tokens, a stall sign): the next
+ * request is not known until the answer ends (the meter comes back then, counting it), and the
+ * line is rewritten below every finished paragraph, so it stays short. Then key hints (or
+ * a transient message such as "press Ctrl+C again to exit"). `meter` is a prop so the context
+ * module can supply it. Memoised: while an answer streams its props do not change, so React
+ * skips it every frame; the live figures update on their own.
  */
 export const Footer = memo(function Footer({
   meter,
@@ -48,9 +49,9 @@ export const Footer = memo(function Footer({
       <Text wrap="truncate-end">
         {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
         {demo ? ' ' : null}
-        <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>
-        {thinking !== undefined ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
-        {streaming && live ? <LiveFigures live={live} startedAt={streaming.startedAt} /> : null}
+        {streaming ? null : <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>}
+        {thinking !== undefined && !busy ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
+        {streaming && live ? <LiveFigures live={live} /> : null}
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>
         {message ? <Text color="yellow">{message}</Text> : <Text dimColor>{hints}</Text>}
@@ -59,15 +60,25 @@ export const Footer = memo(function Footer({
   );
 });
 
-/** `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet; re-read once a second. */
-function LiveFigures({ live, startedAt }: { live: () => Readonly<LiveTurn> | undefined; startedAt: number }) {
-  useElapsed(startedAt, true); // a new render each second
+/**
+ * `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet. Each
+ * update rewrites the footer line, so while text is streaming (the screen moves anyway) it is
+ * re-read every 5 s; once nothing has arrived for a second, every second.
+ */
+function LiveFigures({ live }: { live: () => Readonly<LiveTurn> | undefined }) {
+  const [, setTick] = useState(0);
   const l = live();
+  const now = Date.now();
+  const delay = l && l.phase !== 'waiting' && now - l.lastDataAt >= 1000 ? 1000 : 5000;
+  useEffect(() => {
+    const t = setTimeout(() => setTick((n) => n + 1), delay);
+    return () => clearTimeout(t);
+  });
   if (!l) return null;
-  const f = liveFigures(l, Date.now());
+  const f = liveFigures(l, now);
   return (
     <Text>
-      <Text dimColor> · {f.text}</Text>
+      <Text dimColor>{f.text}</Text>
       {f.stall ? <Text color="yellow"> · {f.stall}</Text> : null}
     </Text>
   );

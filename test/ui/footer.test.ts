@@ -27,7 +27,7 @@ test("while an answer streams the footer shows its time and tokens so far, not t
   double.chat.enqueue({ content: ['Drink ', 'water ', 'and'], stallAfter: 3 });
   await t.send('and?');
   await t.waitForText('Drink water and');
-  await t.waitForText(/\d+s · 3 tokens/);
+  await t.waitForText(/\d+s · 3 tokens/, 10_000); // re-read every 5 s while text streams
   const streaming = footerOf(t.screen());
   assert.doesNotMatch(streaming, /first token|tok\/s| in · /, `no figures of the last answer while this one streams: ${streaming}`);
   assert.match(streaming, /Esc stop/);
