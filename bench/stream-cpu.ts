@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startServiceDouble } from '../src/double/index.js';
-import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median } from './support/measure.js';
+import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median, streamEnded } from './support/measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
@@ -46,7 +46,7 @@ async function measure(args: string[], env: Record<string, string> = {}): Promis
   const req = double.chat.requests.at(-1)!;
   const c0 = cpuTicks(child.pid!);
   const t0 = performance.now();
-  while (!req.finished) await sleep(2);
+  while (!streamEnded(req)) await sleep(2);
   const c1 = cpuTicks(child.pid!);
   const t1 = performance.now();
   const code = await exited;

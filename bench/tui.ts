@@ -1,11 +1,11 @@
 // Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming
-// figure; BENCH_ONLY=paint|stream|burst: one section).
+// figure; BENCH_ONLY=paint|stream|burst|keys: one section).
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
 // service double and prints each figure (median, and range) against the target in issue 3.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { startServiceDouble, type ServiceDouble } from '../src/double/index.js';
 import { BIN, tempHome } from '../test/support/cli.js';
-import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median } from './support/measure.js';
+import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median, streamEnded } from './support/measure.js';
 
 const COLS = 120;
 const ROWS = 40;
@@ -61,7 +61,7 @@ const row = (name: string, value: string, target: string, ok: boolean) =>
   console.log(`${ok ? 'PASS' : 'MISS'}  ${name.padEnd(42)} ${value.padStart(24)}   target ${target}`);
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** BENCH_ONLY=paint|stream|burst runs one section. */
+/** BENCH_ONLY=paint|stream|burst|keys runs one section. */
 const only = (section: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === section;
 const spread = (xs: number[], digits: number, unit = '') => `(${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}${unit})`;
 
@@ -109,7 +109,7 @@ if (only('stream')) {
     const cpu0 = cpuTicks(pid);
     const t0 = performance.now();
     const req = double.chat.requests.at(-1)!;
-    await until(() => req.finished, 30_000, 'stream end');
+    await until(() => streamEnded(req), 30_000, 'stream end');
     const t1 = performance.now();
     const cpu1 = cpuTicks(pid);
     await until(() => /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 5_000, 'final frame');
@@ -136,13 +136,41 @@ if (only('burst')) {
     pty.write('go\r');
     await until(() => double.chat.requests.length > before, 5_000, 'request');
     const req = double.chat.requests.at(-1)!;
-    const tLast = await until(() => req.finished, 30_000, 'stream end');
+    const tLast = await until(() => streamEnded(req), 30_000, 'stream end');
     const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && /tok\/s · \d+ in/.test(o); }, 10_000, 'drawn');
     delays.push((tDrawn - tLast) / 1000);
     pty.close();
   }
   const d = median(delays);
   row('4,000 tokens drawn after the last chunk', `${d.toFixed(3)} s ${spread(delays, 3)}`, '<= 0.3 s', d <= 0.3);
+}
+
+// 4. Keystroke latency with a long transcript: 2,800 answer paragraphs (about 5,600 lines) printed, then 40 letters
+// typed one at a time; each is timed from the write to its echo in the terminal's output.
+if (only('keys')) {
+  const tokens = Array.from({ length: 2800 }, (_, i) => `Paragraph ${i}: a line of the long answer about dosing.\n\n`);
+  const lat: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    double.chat.enqueue({ reasoning: [], content: tokens });
+    const pty = await readyScreen();
+    pty.write('long\r');
+    await until(() => /Paragraph 2799/.test(pty.out().slice(-20_000)) && /tok\/s · \d+ in/.test(pty.out().slice(-4000)), 60_000, 'long answer drawn');
+    await new Promise((r) => setTimeout(r, 500));
+    const letters = 'qwertyuiopasdfghjklzxcvbnmQWERTYUIOPASDF';
+    for (const ch of letters) {
+      const mark = pty.bytes();
+      const seen = pty.out().length;
+      const t0 = performance.now();
+      pty.write(ch);
+      const t1 = await until(() => pty.bytes() > mark && pty.out().slice(seen).includes(ch), 5_000, `echo of ${ch}`);
+      lat.push(t1 - t0);
+      await new Promise((r) => setTimeout(r, 30)); // a fast typist: about 30 keys a second
+    }
+    pty.close();
+  }
+  const k = median(lat);
+  const p90 = [...lat].sort((a, b) => a - b)[Math.floor(lat.length * 0.9)]!;
+  row('keystroke echo, ~5,600-line transcript', `${k.toFixed(1)} ms (p90 ${p90.toFixed(1)})`, '<= 16 ms median', k <= 16);
 }
 
 await double.close();

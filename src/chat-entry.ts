@@ -1,19 +1,31 @@
-import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli.js';
+import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli-options.js';
+import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';
 import { resolveSettings } from './core/settings.js';
 import { readStdinText, stdinLimitFor } from './core/stdin.js';
 import { isTty } from './core/terminal.js';
-import { composeUserText, runOneShot } from './oneshot.js';
+import { refuseFilesThatCannotFit } from './core/inputs/fit.js';
+import { readInputFiles } from './core/inputs/files.js';
+import { makePlanner } from './core/request-plan.js';
+import { currentRoleSettings } from './core/roles/active.js';
+import { loadRole } from './core/roles/store.js';
+import { nothingToAskError, runOneShot } from './oneshot.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
-export async function runChatEntry(words: string[], o: ChatFlags): Promise<number> {
+export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags): Promise<number> {
   if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
+  const files = o.file ?? [];
+  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
+  if (o.schema !== undefined && o.jsonl) throw usageError('--schema prints one JSON value at the end; it cannot stream with --jsonl (use --json)');
   const positional = words.length ? words.join(' ') : undefined;
   if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
   const prompt = o.prompt ?? positional;
-  const stdinPiped = o.stdin !== false && !isTty(process.stdin);
-  const interactive = prompt === undefined && !stdinPiped && isTty(process.stdin) && isTty(process.stdout);
+  const stdinAsFile = files.includes('-');
+  if (stdinAsFile && o.stdin === false) throw usageError('-f - reads stdin, which --no-stdin ignores; choose one');
+  const stdinPiped = o.stdin !== false && !isTty(process.stdin) && !stdinAsFile;
+  const interactive = prompt === undefined && !stdinPiped && files.length === 0 && isTty(process.stdin) && isTty(process.stdout);
+  if (interactive && o.schema !== undefined) throw usageError('--schema works for one question: pass it, e.g. medchat --schema … "…", or pipe text in');
 
   if (o.continue && o.resume !== undefined) throw usageError('choose one of --continue and --resume');
   const resume = o.resume !== undefined ? o.resume : o.continue ? 'latest' : undefined;
@@ -21,7 +33,18 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
 
   warnAboutKeyFlag(o);
   const store = new ConfigStore();
-  const settings = resolveSettings({ flags: settingsFlags(o), store });
+  // Roles, the schema and the settings they change: one request plan for every mode (request-plan.ts).
+  const role = o.role !== undefined ? loadRole(o.role) : undefined;
+  const resolved = resolveSettings({ flags: settingsFlags(o), store });
+  const planner = await makePlanner({
+    settings: resolved,
+    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
+    role,
+    schema: o.schema,
+    schemaMulti: o.schemaMulti,
+    system: o.system,
+  });
+  const settings = planner.settings;
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('./core/sessions/chat-session.js');
 
@@ -29,25 +52,25 @@ export async function runChatEntry(words: string[], o: ChatFlags): Promise<numbe
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
-    const uiOptions = { system: o.system, resume: resumeId, incognito };
+    const uiOptions = { system: planner.system, resume: resumeId, incognito, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
     const { runInteractive } = await import('./ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
   // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
-  const session = ChatSession.open(settings, { system: o.system, resume, incognito });
-  const stdinText = stdinPiped ? await readStdinText(process.stdin, stdinLimitFor(settings.contextWindow)) : undefined;
-  if (prompt === undefined && !stdinText?.trim()) {
-    throw usageError(
-      isTty(process.stdout) || isTty(process.stdin)
-        ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
-        : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
-    );
+  const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
+  const maxBytes = stdinLimitFor(settings.contextWindow);
+  const fileInputs = await readInputFiles(files, { maxBytes, stdinIsTerminal: isTty(process.stdin) });
+  const stdinText = stdinPiped ? await readStdinText(process.stdin, maxBytes) : undefined;
+  if (prompt === undefined && !stdinText?.trim() && fileInputs.length === 0) {
+    if (role) throw usageError(`role ${role.name} needs text to work on: pipe it in or name a file, e.g. medchat -r ${role.name} < notes.txt`);
+    throw nothingToAskError(isTty(process.stdout) || isTty(process.stdin));
   }
-  const userText = composeUserText(prompt, stdinText);
+  const plan = planner.plan({ prompt, stdin: stdinText, files: fileInputs });
+  await refuseFilesThatCannotFit(plan.messages, plan.files, settings);
   return runOneShot(
     settings,
-    { userText, system: o.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session },
+    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session, plan },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

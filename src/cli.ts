@@ -1,65 +1,18 @@
 import { Command, CommanderError, Option } from 'commander';
-import { MedchatError, toMedchatError, usageError } from './core/errors.js';
+import { MedchatError, toMedchatError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import { sanitizeLine } from './core/sanitize.js';
-import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
+import { addServiceOptions, type ChatFlags } from './cli-options.js';
 import { registerSubcommands } from './commands/index.js';
-
-declare const __MEDCHAT_VERSION__: string;
-export const VERSION = typeof __MEDCHAT_VERSION__ === 'string' ? __MEDCHAT_VERSION__ : '0.0.0-dev';
+import { addScriptOptions } from './commands/script-options.js';
+import { VERSION } from './version.js';
 
 /**
  * The command line. Kept light: only commander is loaded up front; each mode imports what it
- * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React.
+ * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React. Nothing
+ * imports this module but main.ts: what the modes share with it lives in cli-options.ts and
+ * version.ts, below it.
  */
-export interface ChatFlags {
-  prompt?: string;
-  think?: boolean;
-  maxTokens?: string;
-  temperature?: string;
-  topP?: string;
-  system?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  stream: boolean;
-  idleTimeout?: string;
-  reasoning: 'show' | 'hide';
-  json?: boolean;
-  jsonl?: boolean;
-  stdin: boolean;
-  /** Sessions (issue 4): continue the last conversation, resume one, or save nothing. */
-  continue?: boolean;
-  resume?: string;
-  incognito?: boolean;
-}
-
-export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
-  return {
-    'base-url': o.baseUrl,
-    'api-key': o.apiKey,
-    model: o.model,
-    'max-tokens': o.maxTokens,
-    thinking: o.think,
-    temperature: o.temperature,
-    'top-p': o.topP,
-    'idle-timeout': o.idleTimeout,
-  };
-}
-
-export function warnAboutKeyFlag(o: { apiKey?: string }): void {
-  if (o.apiKey) {
-    process.stderr.write(KEY_FLAG_WARNING);
-  }
-}
-
-/** Options shared by every command that talks to the service. */
-export function addServiceOptions(cmd: Command): Command {
-  return cmd
-    .option('--base-url <url>', 'service root address (overrides config and MEDCHAT_BASE_URL)')
-    .option('--api-key <key>', 'API key (visible to other users in the process list; prefer MEDCHAT_API_KEY)');
-}
-
 function buildProgram(): Command {
   const program = new Command('medchat');
   program
@@ -86,6 +39,7 @@ function buildProgram(): Command {
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
     .option('--incognito', 'save nothing on disk: no session, no prompt history');
+  addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file (issue 13)
   addServiceOptions(program);
   program.addHelpText(
     'after',
@@ -97,9 +51,13 @@ Examples:
   medchat --json -p "list three causes of chest pain" | jq -r .content
   medchat -c "and what if she is pregnant?"   continue the last conversation
   medchat retexture --image scan.png "make it a watercolour" --wait
+  medchat --schema 'name, dose_mg number, route' "list the medications" < note.txt
+  medchat -r soap -f notes.txt              a role (medchat roles list) and a file
+  medchat batch questions.jsonl -o answers.jsonl
 
 Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration error,
-3 key refused, 4 answer cut off, 130 interrupted. See the README for all of them.`,
+3 key refused, 4 answer cut off, 8 answer ended early, 9 not valid JSON for --schema,
+130 interrupted. See the README for all of them.`,
   );
 
   program.action(async (words: string[], o: ChatFlags) => {
@@ -165,4 +123,3 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   }
 }
 
-export { usageError };

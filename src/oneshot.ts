@@ -7,6 +7,8 @@ import { OutputWriter, describeWriteFailure } from './core/output.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
+import type { Finished, RequestPlan } from './core/request-plan.js';
+import { addUsage, schemaFailureLines, schemaJsonFields } from './core/schema/report.js';
 
 /**
  * One-shot mode: one question in, one answer on stdout. The answer is written exactly as
@@ -21,6 +23,11 @@ export interface OneShotOptions {
   reasoning: 'show' | 'hide';
   /** The conversation this question belongs to (new, `-c`, `--resume`); saved as it goes unless incognito. */
   session?: ChatSession;
+  /**
+   * With a schema (request-plan.ts): the answer is not streamed to stdout; it is checked, repaired
+   * once by a follow-up question when invalid, and printed as one JSON value (exit 9 if still invalid).
+   */
+  plan?: Pick<RequestPlan, 'schema' | 'finish' | 'repairRequest'>;
 }
 
 export interface OneShotIo {
@@ -36,6 +43,15 @@ export function composeUserText(prompt: string | undefined, stdinText: string | 
   return p || s;
 }
 
+/** No question and no piped text: what to do instead (the same words for `medchat` and `medchat demo`). */
+export function nothingToAskError(terminal: boolean): MedchatError {
+  return usageError(
+    terminal
+      ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
+      : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
+  );
+}
+
 export async function runOneShot(settings: Settings, opts: OneShotOptions, io: OneShotIo): Promise<number> {
   if (!opts.userText.trim()) throw usageError('the prompt is empty; pass a question, e.g. medchat "what is the normal adult heart rate?"');
   const out = new OutputWriter(io.stdout);
@@ -46,7 +62,10 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   let stoppedBy: StopSignal | undefined;
   const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
   session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
-  const turn = session.ask(opts.userText);
+  let turn = session.ask(opts.userText);
+  const plan = opts.plan?.schema ? opts.plan : undefined;
+  let finished: Finished | undefined;
+  let attempts = 0;
   const removeSignals = onStopSignals((signal) => {
     if (stoppedBy) {
       // A second signal: leave at once, with what arrived saved.
@@ -92,13 +111,14 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         break;
       case 'content':
         result.content += e.text;
-        if (!opts.json && !opts.jsonl) {
+        if (!opts.json && !opts.jsonl && !plan) {
           await closeReasoning();
           await out.write(outTty ? sanitizeForTerminal(e.text) : e.text);
         }
         break;
       case 'usage':
-        result.usage = e.usage;
+        // With a repair, both requests' tokens count.
+        result.usage = attempts > 1 ? addUsage(result.usage, e.usage) : e.usage;
         break;
       case 'finish':
         result.finishReason = e.reason;
@@ -114,8 +134,25 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     }
   };
 
-  try {
+  const sendTurn = async () => {
+    attempts++;
     for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) await handle(e);
+  };
+  try {
+    await sendTurn();
+    if (plan && !stoppedBy && !out.closed) {
+      finished = plan.finish(result.content);
+      if (!finished.ok) {
+        // One repair, as a follow-up turn: the first answer stays in the conversation.
+        await closeReasoning();
+        await err.write(yellow(`medchat: the answer does not match the schema (${finished.errors.length} error${finished.errors.length === 1 ? '' : 's'}); asking once for a corrected answer…`, errColour) + '\n');
+        result.content = '';
+        result.reasoning = '';
+        turn = session.ask(plan.repairRequest(finished));
+        await sendTurn();
+        if (!stoppedBy && !out.closed) finished = plan.finish(result.content);
+      }
+    }
   } catch (e) {
     failure = toMedchatError(e);
   } finally {
@@ -125,7 +162,10 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
 
   if (out.closed) return await endWithoutStdout();
   await closeReasoning();
-  if (stoppedBy) failure = new MedchatError('interrupted; the partial answer above is kept', exitCodeForSignal[stoppedBy] as never, 'interrupted');
+  if (stoppedBy) failure = new MedchatError(plan ? 'interrupted' : 'interrupted; the partial answer above is kept', exitCodeForSignal[stoppedBy] as never, 'interrupted');
+  if (plan && !failure && finished && !finished.ok) {
+    failure = new MedchatError('the answer is not valid JSON for the schema, even after one repair request', ExitCode.schemaInvalid, 'schema');
+  }
 
   if (opts.json) {
     const obj: Record<string, unknown> = {
@@ -137,17 +177,25 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       finish_reason: result.finishReason ?? null,
       complete: !failure,
     };
+    if (plan) Object.assign(obj, schemaJsonFields(finished, attempts));
     if (failure) obj.error = { message: failure.message, exit_code: failure.exitCode };
     await out.write(jsonForTerminal(obj) + '\n');
+  } else if (plan && finished?.ok && !failure) {
+    // Exactly one JSON value: indented on a terminal, one line otherwise (so `>> results.jsonl` works).
+    await out.write(jsonForTerminal(finished.value, outTty ? 2 : undefined) + '\n');
   } else if (opts.jsonl && failure) {
     await out.write(jsonForTerminal({ type: 'error', message: failure.message, exit_code: failure.exitCode }) + '\n');
-  } else if (!opts.jsonl && outTty && result.content && !result.content.endsWith('\n')) {
+  } else if (!opts.jsonl && !plan && outTty && result.content && !result.content.endsWith('\n')) {
     await out.write('\n');
   }
   await out.flush();
   if (out.closed) return await endWithoutStdout();
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
+    if (failure.exitCode === ExitCode.schemaInvalid && finished && !finished.ok) {
+      const kept = session.persistent && !session.saveError ? `medchat sessions show ${session.id}` : undefined;
+      for (const line of schemaFailureLines(finished.errors, { json: opts.json, kept })) await err.write(sanitizeLine(line) + '\n');
+    }
   }
   await err.flush();
   if (failure) return failure.exitCode;

@@ -41,3 +41,17 @@ export function benchEnv(home: string, baseUrl: string, extra: Record<string, st
     ...extra,
   };
 }
+
+const watched = new WeakSet<object>();
+const ended = new WeakSet<object>();
+/**
+ * The double has sent the whole answer: its response finished, or the connection closed (medchat closes it itself
+ * once `[DONE]` has arrived, which can be before the double's last write is flushed, so 'finish' never fires).
+ */
+export function streamEnded(req: { finished: boolean; closed: Promise<void> }): boolean {
+  if (!watched.has(req)) {
+    watched.add(req);
+    void req.closed.then(() => ended.add(req));
+  }
+  return req.finished || ended.has(req);
+}

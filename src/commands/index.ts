@@ -4,6 +4,8 @@ import { registerRetexture } from './retexture.js';
 import { registerTask } from './task.js';
 import { registerDemo } from './demo.js';
 import { registerCompletion } from './completion.js';
+import { registerRoles } from './roles.js';
+import { registerBatch } from './batch.js';
 
 /**
  * Subcommands besides `config` register here, one line each. Each `register*` function lives
@@ -15,4 +17,6 @@ export function registerSubcommands(program: Command): void {
   registerSessions(program);
   registerDemo(program);
   registerCompletion(program);
+  registerRoles(program);
+  registerBatch(program);
 }

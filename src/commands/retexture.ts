@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addServiceOptions } from '../cli.js';
+import { addServiceOptions } from '../cli-options.js';
 
 /** Options shared by `retexture` (with --wait) and `task`. */
 export function addFollowOptions(cmd: Command): Command {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addServiceOptions } from '../cli.js';
+import { addServiceOptions } from '../cli-options.js';
 import { addFollowOptions } from './retexture.js';
 
 export function registerTask(program: Command): void {

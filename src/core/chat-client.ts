@@ -243,6 +243,7 @@ export async function completeChat(
 ): Promise<ChatResult> {
   const body = buildChatBody(settings, messages, false);
   let ex: Exchange | undefined;
+  let bodyRead = false; // the whole body arrived: nothing left open to close
   try {
     const gen = withRetries(settings, opts, async () => {
       ex?.dispose();
@@ -257,6 +258,7 @@ export async function completeChat(
     const response = step.value as Response;
     if (/event-stream/i.test(response.headers.get('content-type') ?? '')) return await resultFromEventStream(response, ex!, settings);
     const text = await readBodyText(response);
+    bodyRead = true;
     if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
       throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
     }
@@ -284,7 +286,8 @@ export async function completeChat(
     }
     throw describeServiceError(err, settings);
   } finally {
-    ex?.controller.abort();
+    // Aborting costs two DOMExceptions (ours and the SDK's); a batch makes thousands of these calls.
+    if (!bodyRead) ex?.controller.abort();
     ex?.dispose();
   }
 }

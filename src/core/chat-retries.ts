@@ -14,6 +14,23 @@ export interface CallOptions {
    * take it past this is not waited for (the call fails and says how long the service asked for).
    */
   maxRetryAfterMs?: number;
+  /**
+   * Told of every 429 or 503 from the service (retried or not): what it asked for (`retryAfterMs`,
+   * from `retry-after` seconds or an HTTP date) and when the attempt that met it started. A
+   * rate-aware caller (batch) slows down for everyone, not just this call.
+   */
+  onThrottle?: (info: Throttle) => void;
+  /**
+   * Awaited before each retry, after its wait: a caller that shares a limit on requests in flight
+   * (batch) takes a turn under that limit again here, so retries obey a lowered limit too.
+   */
+  beforeRetry?: () => Promise<void>;
+}
+
+export interface Throttle {
+  status: number;
+  retryAfterMs?: number;
+  attemptStartedAt: number;
 }
 
 
@@ -68,12 +85,19 @@ export async function* withRetries<T>(
   const cap = opts.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   let waited = 0; // the cap is for all waits together, not for each
   for (let n = 0; ; n++) {
+    if (n > 0 && opts.beforeRetry) {
+      await opts.beforeRetry();
+      if (opts.signal?.aborted) throw interrupted();
+    }
+    const attemptStartedAt = Date.now();
     try {
       return await attempt();
     } catch (err) {
       if (opts.signal?.aborted) throw interrupted();
       const status = err instanceof APIError ? err.status : undefined;
-      const retryable = ((status !== undefined && RETRYABLE.has(status)) || transientConnection(err)) && !fromProxy(err, settings.baseUrl);
+      const proxied = fromProxy(err, settings.baseUrl);
+      if ((status === 429 || status === 503) && !proxied) opts.onThrottle?.({ status, retryAfterMs: retryAfterMs(err as APIError), attemptStartedAt });
+      const retryable = ((status !== undefined && RETRYABLE.has(status)) || transientConnection(err)) && !proxied;
       if (err instanceof SyntaxError) throw err; // a malformed body: the caller says which kind
       if (!retryable || n >= retries) throw describeServiceError(err, settings);
       let delay = 500 * 2 ** n * (1 - Math.random() * 0.25);

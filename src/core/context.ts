@@ -3,7 +3,7 @@ import type { ClientSettings } from './chat-client.js';
 import type { Usage } from './chat-events.js';
 import type { WireMessage } from './chat-request.js';
 import type { Conversation, Turn } from './conversation.js';
-import { MedchatError, usageError } from './errors.js';
+import { MedchatError, TooLongError, usageError, type Fit } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { isContextLengthError } from './service-errors.js';
 import type { Settings } from './settings.js';
@@ -185,8 +185,9 @@ export class ContextManager {
     if (!upTo) throw usageError('nothing to send');
     const budget = this.budget;
     if (budget < 1) {
-      throw usageError(
+      throw new TooLongError(
         `max-tokens ${this.settings.maxTokens} leaves no room for a question in the ${this.settings.contextWindow}-token context window; lower --max-tokens`,
+        this.fit('no-room', 0),
       );
     }
     let messages = this.messagesFor(conv, upTo);
@@ -224,8 +225,9 @@ export class ContextManager {
       if (estimate <= budget) break;
     }
     if (estimate > budget) {
-      throw usageError(
+      throw new TooLongError(
         `the conversation does not fit: about ${estimate} prompt tokens + ${this.settings.maxTokens} for the answer > the ${this.settings.contextWindow}-token window; start a new conversation or lower --max-tokens`,
+        this.fit('conversation', estimate),
       );
     }
     if (compaction) this.state.compactions.push(compaction);
@@ -312,6 +314,10 @@ export class ContextManager {
 
   // ---------------------------------------------------------------------------------------
 
+  private fit(what: Fit['what'], tokens: number): Fit {
+    return { what, tokens, window: this.settings.contextWindow, maxTokens: this.settings.maxTokens, budget: this.budget };
+  }
+
   private refuseIfAloneTooBig(conv: Conversation, upTo: Turn): void {
     const alone: WireMessage[] = [];
     if (conv.system) alone.push({ role: 'system', content: conv.system });
@@ -319,8 +325,9 @@ export class ContextManager {
     const tokens = this.calibration.scale(countMessages(alone));
     if (tokens > this.budget) {
       const what = conv.system ? 'this message with the system prompt' : 'this message';
-      throw usageError(
+      throw new TooLongError(
         `${what} is too long for the model: about ${tokens} tokens, but the ${this.settings.contextWindow}-token window leaves ${this.budget} for the prompt after ${this.settings.maxTokens} for the answer; shorten it or lower --max-tokens`,
+        this.fit('message', tokens),
       );
     }
   }

@@ -33,6 +33,30 @@ export const maskForMessage = maskKey;
 export const usageError = (message: string) => new MedchatError(message, ExitCode.usage, 'usage');
 
 /**
+ * A question refused before it is sent because it cannot fit the context window (exit 2), with
+ * the numbers, so a screen can say it in its own words. `what`: the question alone is too long,
+ * the conversation with it is, or max-tokens leaves no room at all.
+ */
+export interface Fit {
+  what: 'message' | 'conversation' | 'no-room';
+  /** Estimated prompt tokens (0 for no-room). */
+  tokens: number;
+  window: number;
+  maxTokens: number;
+  /** Prompt tokens the window leaves after max-tokens. */
+  budget: number;
+}
+
+export class TooLongError extends MedchatError {
+  constructor(
+    message: string,
+    readonly fit: Fit,
+  ) {
+    super(message, ExitCode.usage, 'too-long');
+  }
+}
+
+/**
  * Keep only the first line of a service-provided text, without markup, cut to a sane length.
  * Keys are masked first and the text is cut after, so a cut never leaves a piece of a key.
  */

@@ -9,6 +9,8 @@ export const ExitCode = {
   taskFailed: 6, // retexture: the task failed or was cancelled
   deadline: 7, // retexture: the deadline passed
   endedEarly: 8, // the service ended the answer early: max-tokens (length), a content filter, or no answer text
+  schemaInvalid: 9, // --schema: the answer is not valid JSON for the schema, even after one repair request
+  batchFailures: 10, // batch: the run finished, but some items failed (their lines carry "error"; rerun retries them)
   interrupted: 130, // Ctrl+C / SIGINT
   hangup: 129, // SIGHUP
   terminated: 143, // SIGTERM

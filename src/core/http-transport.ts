@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type tls from 'node:tls';
 import type zlib from 'node:zlib';
 import { watching, type BodyWatch, type WatchedFetch } from './body-watch.js';
-import { proxyFor } from './http.js';
+import { proxyFor } from './proxy-env.js';
 import { forwardOptions, openTunnel, proxyAuthorization } from './proxy-tunnel.js';
 
 // Loaded at the first request, not at start-up (https brings tls and crypto): the chat screen's

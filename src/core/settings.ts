@@ -66,14 +66,14 @@ export function resolveSettings(opts: ResolveOptions): Settings {
   let apiKey = get('api-key') as string | undefined;
   if (opts.requireService !== false) {
     if (!baseUrlRaw) {
-      throw usageError('no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL');
+      throw usageError('no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL (or try `medchat demo`: no account needed)');
     }
     if (!apiKey) {
       const command = get('api-key-command') as string | undefined;
       if (command) apiKey = runKeyCommand(command);
     }
     if (!apiKey) {
-      throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY');
+      throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY (or try `medchat demo`: no account needed)');
     }
   }
   registerSecret(apiKey);

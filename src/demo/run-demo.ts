@@ -5,7 +5,7 @@ import { usageError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
 import { readStdinText } from '../core/stdin.js';
 import { isTty } from '../core/terminal.js';
-import { composeUserText, runOneShot } from '../oneshot.js';
+import { composeUserText, nothingToAskError, runOneShot } from '../oneshot.js';
 import { samplePng } from './demo-retexture.js';
 import { startDemoService } from './demo-service.js';
 
@@ -62,7 +62,9 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
       return await runInteractive(settings, { incognito: true, demo: true });
     }
     const stdinText = stdinPiped ? await readStdinText() : undefined;
-    const userText = composeUserText(prompt, stdinText) || 'show me a table of vital signs';
+    // As `medchat` itself: with no question and nothing piped in, say what to do instead of answering something.
+    const userText = composeUserText(prompt, stdinText);
+    if (!userText.trim()) throw nothingToAskError(isTty(process.stdout) || isTty(process.stdin));
     return await runOneShot(
       settings,
       { userText, stream: true, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning },

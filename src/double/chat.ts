@@ -23,8 +23,8 @@ export interface ChatScript {
   done?: boolean;
   /** Milliseconds between chunks. */
   paceMs?: number;
-  /** Milliseconds before the headers are sent. */
-  headerDelayMs?: number;
+  /** Milliseconds before the headers are sent (a function gets the request: a latency per question). */
+  headerDelayMs?: number | ((req: RecordedRequest) => number);
   /** Milliseconds before the first content chunk (after reasoning). */
   firstContentDelayMs?: number;
   /** After this many chunks: drop the connection / stop sending but keep it open / send a bad line / an error object / an `event: error` frame. */
@@ -48,6 +48,14 @@ export interface ChatDoubleOptions {
   countTokens?: (messages: Array<{ role: string; content: string }>) => number;
   /** Reject requests whose prompt tokens + max_tokens pass this, as real servers do (HTTP 400). */
   contextWindow?: number;
+  /** Milliseconds every request waits before it is answered (a fixed service latency). */
+  latencyMs?: number;
+}
+
+/** A rate limiter's answer: `status` (429 or 503) with `retry-after` (seconds, or an HTTP date). */
+export interface ThrottleScript {
+  status?: 429 | 503;
+  retryAfter?: number | string;
 }
 
 /** A simple, deterministic stand-in for a tokenizer: CJK characters count one each, other text by ~4 chars. */
@@ -66,12 +74,37 @@ export class ChatDouble {
   private readonly queue: ChatScript[] = [];
   defaultScript: ChatScript = {};
   private seq = 0;
+  /** Fixed latency before every answer (see ChatDoubleOptions.latencyMs); may be changed between runs. */
+  latencyMs: number;
+  /** Chat requests being answered right now. */
+  inFlight = 0;
+  /** Each chat request in arrival order: when it came (Date.now()) and how many were in flight then, itself included. */
+  readonly arrivals: Array<{ at: number; inFlight: number }> = [];
+  private throttles: ThrottleScript[] = [];
 
   constructor(
     readonly server: DoubleServer,
     readonly options: ChatDoubleOptions = {},
   ) {
-    server.route('POST', /^\/v1\/chat\/completions$/, (req, res) => this.answer(req, res));
+    this.latencyMs = options.latencyMs ?? 0;
+    server.route('POST', /^\/v1\/chat\/completions$/, async (req, res) => {
+      this.inFlight++;
+      this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
+      try {
+        await this.answer(req, res);
+      } finally {
+        this.inFlight--;
+      }
+    });
+  }
+
+  /**
+   * The next `n` requests (whatever they ask, before any queued script) are refused as a rate
+   * limiter does: 429 (or 503) with `retry-after`, an OpenAI-style error body, after the latency.
+   */
+  throttleNext(n: number, script: ThrottleScript = {}): this {
+    for (let i = 0; i < n; i++) this.throttles.push(script);
+    return this;
   }
 
   /** The next requests get these scripts, in order; after them, `defaultScript`. */
@@ -85,9 +118,20 @@ export class ChatDouble {
   }
 
   private async answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    const throttle = this.throttles.shift();
+    if (this.latencyMs) await delay(this.latencyMs);
+    if (throttle) {
+      const status = throttle.status ?? 429;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (throttle.retryAfter !== undefined) headers['retry-after'] = String(throttle.retryAfter);
+      res.writeHead(status, headers);
+      res.end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached for requests' : 'The service is overloaded', type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } }));
+      return;
+    }
     const script = { ...this.defaultScript, ...(this.queue.shift() ?? {}) };
     const id = `chatcmpl-${(++this.seq).toString().padStart(6, '0')}`;
-    if (script.headerDelayMs) await delay(script.headerDelayMs);
+    const headerDelay = typeof script.headerDelayMs === 'function' ? script.headerDelayMs(req) : script.headerDelayMs;
+    if (headerDelay) await delay(headerDelay);
     if (script.raw) {
       const raw = script.raw;
       res.writeHead(raw.status ?? 200, { 'content-type': 'text/event-stream', ...raw.headers });

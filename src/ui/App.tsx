@@ -1,7 +1,7 @@
-import { Box, useApp, useStdin, useStdout } from 'ink';
+import { Box, useApp, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatController } from './chat-controller.js';
-import { matchCommands } from './commands/index.js';
+import { commandMenu, cycle, menuHeight, menuStart, moveSelection, type MenuState } from './commands/menu.js';
 import { Footer } from './Footer.js';
 import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
@@ -14,38 +14,53 @@ import { KeyDecoder, type Key } from './text/keys.js';
 import { useChat } from './use-chat.js';
 
 const EXIT_WINDOW_MS = 2000;
-const RESIZE_SETTLE_MS = 250;
 
-/** The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller calls. */
-export function App({ controller, drawing }: { controller: ChatController; drawing?: LiveDrawing }) {
+/** A full-screen view over the chat screen (the transcript viewer): while it is open, it takes every key. */
+export interface KeyOverlay {
+  handleKey(key: Key): boolean;
+}
+
+/**
+ * The chat screen. Renders the controller's snapshot and turns keys into editor edits or controller
+ * calls. The terminal's size reaches it through the controller (run-interactive calls resize()).
+ */
+export function App({ controller, drawing, overlay }: { controller: ChatController; drawing?: LiveDrawing; overlay?: KeyOverlay }) {
   const snap = useChat(controller, drawing);
   const { exit } = useApp();
-  const { stdout } = useStdout();
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
   const [editor, setEditor] = useState(ed.emptyEditor);
+  const [menuState, setMenuState] = useState(menuStart);
   const [message, setMessage] = useState<string | undefined>();
   const lastCtrlC = useRef(0);
   const decoder = useRef(new KeyDecoder());
   const editorRef = useRef(editor);
   editorRef.current = editor;
+  const menuRef = useRef(menuState);
+  menuRef.current = menuState;
+
+  /** A new draft; the `/` menu starts over with it unless told otherwise. */
+  const setDraft = useCallback((next: ed.EditorState, menu: MenuState = menuStart()) => {
+    editorRef.current = next;
+    menuRef.current = menu;
+    setEditor(next);
+    setMenuState(menu);
+  }, []);
+
+  // A question too long to send comes back here, unless something else has been typed since.
+  useEffect(() => {
+    controller.returnDraft = (text) => {
+      if (editorRef.current.text.trim()) return false;
+      setDraft(ed.insertPaste(ed.emptyEditor(), text));
+      return true;
+    };
+    return () => {
+      controller.returnDraft = undefined;
+    };
+  }, [controller, setDraft]);
 
   useEffect(() => {
     if (snap.exitRequested) exit();
   }, [snap.exitRequested, exit]);
-
-  // Reflow once the terminal has stopped resizing.
-  useEffect(() => {
-    let t: NodeJS.Timeout | undefined;
-    const onResize = () => {
-      clearTimeout(t);
-      t = setTimeout(() => controller.resize(stdout.columns || 80, stdout.rows || 24), RESIZE_SETTLE_MS);
-    };
-    stdout.on('resize', onResize);
-    return () => {
-      clearTimeout(t);
-      stdout.off('resize', onResize);
-    };
-  }, [controller, stdout]);
 
   // The footer meter counts the draft as the next question.
   useEffect(() => {
@@ -60,11 +75,12 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
 
   const onKey = useCallback(
     (key: Key) => {
+      if (overlay?.handleKey(key)) return;
       const e = editorRef.current;
-      const set = (next: ed.EditorState) => {
-        editorRef.current = next;
-        setEditor(next);
-      };
+      const set = (next: ed.EditorState) => setDraft(next);
+      // A draft from history opens no menu: Up/Down go on through the history.
+      const recall = (text: string) => setDraft(ed.fromText(text), { ...menuStart(), closed: true });
+      const menu = commandMenu(controller.commands, e.text, menuRef.current);
       if (key.name !== 'ctrl-c') lastCtrlC.current = 0;
       switch (key.name) {
         case 'text':
@@ -76,15 +92,16 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           return set(ed.insert(e, '\n'));
         case 'enter': {
           if (e.text.slice(0, e.cursor).endsWith('\\')) return set(ed.insert(ed.backspace(e), '\n'));
-          const hints = matchCommands(controller.commands, e.text);
-          const text = hints.length === 1 && e.text !== `/${hints[0]!.name}` && !hints[0]!.args ? `/${hints[0]!.name}` : ed.expandedText(e);
+          // With the menu open, Enter runs the selected command.
+          const text = menu ? `/${menu.items[menu.selected]!.name}` : ed.expandedText(e);
           if (controller.submit(text)) set(ed.emptyEditor());
           return;
         }
-        case 'tab': {
-          const hints = matchCommands(controller.commands, e.text);
-          if (hints[0]) set(ed.fromText(`/${hints[0].name}${hints[0].args ? ' ' : ''}`));
-          return;
+        case 'tab':
+        case 'shift-tab': {
+          if (!menu) return;
+          const next = cycle(menu, menuRef.current, e.text, key.name === 'tab' ? 1 : -1);
+          return setDraft(ed.fromText(next.draft), next.state);
         }
         case 'backspace':
           return set(ed.backspace(e));
@@ -111,17 +128,19 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
         case 'kill-line-end':
           return set(ed.killToLineEnd(e));
         case 'up': {
+          if (menu) return setDraft(e, moveSelection(menu, menuRef.current, -1));
           const moved = ed.verticalMove(e, -1);
           if (moved) return set(moved);
           const prev = controller.history.previous(ed.expandedText(e));
-          if (prev !== undefined) set(ed.fromText(prev));
+          if (prev !== undefined) recall(prev);
           return;
         }
         case 'down': {
+          if (menu) return setDraft(e, moveSelection(menu, menuRef.current, 1));
           const moved = ed.verticalMove(e, 1);
           if (moved) return set(moved);
           const next = controller.history.next();
-          if (next !== undefined) set(ed.fromText(next));
+          if (next !== undefined) recall(next);
           return;
         }
         case 'escape':
@@ -144,7 +163,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           if (!e.text) return controller.requestExit();
           return set(ed.deleteForward(e));
         case 'ctrl-o':
-          return controller.toggleReasoning();
+          return controller.openTranscript();
         case 'ctrl-g': {
           if (isRawModeSupported) setRawMode(false);
           const edited = controller.openEditor(ed.expandedText(e));
@@ -158,7 +177,7 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
           return;
       }
     },
-    [controller, isRawModeSupported, setRawMode],
+    [controller, overlay, isRawModeSupported, setRawMode, setDraft],
   );
 
   useEffect(() => {
@@ -174,21 +193,21 @@ export function App({ controller, drawing }: { controller: ChatController; drawi
   }, [events, onKey, isRawModeSupported, setRawMode]);
 
   const width = Math.max(20, snap.columns);
-  // Same array while the draft is unchanged, so the memoised Input is skipped on streaming frames.
-  const hints = useMemo(() => matchCommands(controller.commands, editor.text), [controller, editor.text]);
-  const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + Math.min(hints.length, 8);
+  // The same object while the draft is unchanged, so the memoised Input is skipped on streaming frames.
+  const menu = useMemo(() => commandMenu(controller.commands, editor.text, menuState), [controller, editor.text, menuState]);
+  const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + menuHeight(menu);
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4 - pendingRows(snap.pending));
   const busy = snap.live !== undefined || snap.job !== undefined;
   const liveTurn = useCallback(() => controller.liveTurn(), [controller]);
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
   return (
     <Box flexDirection="column">
-      <Transcript key={snap.epoch} items={printed} showReasoning={snap.showReasoning} width={width} />
+      <Transcript key={snap.epoch} items={printed} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       {snap.pending ? <PendingLines pending={snap.pending} /> : null}
       <Box marginTop={1} flexDirection="column">
-        <Input editor={editor} hints={hints} busy={busy} width={width} />
+        <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
         <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
       </Box>
     </Box>

@@ -1,25 +1,54 @@
-import { Box, Text } from 'ink';
-import { memo } from 'react';
-import type { SlashCommand } from './commands/types.js';
+import { Box, Text, type DOMElement } from 'ink';
+import { memo, useLayoutEffect, useRef } from 'react';
+import { caretAt } from './caret.js';
+import type { Menu } from './commands/menu.js';
+import type { Caret } from './frame-writer.js';
+import { layoutDraft } from './text/draft-layout.js';
 import type { EditorState } from './text/editor.js';
+import { textWidth } from './text/width.js';
 
-const MAX_VISIBLE_LINES = 8;
+const MAX_VISIBLE_ROWS = 8;
+const PROMPT = '› ';
+/** Border and padding on each side of the box. */
+const FRAME = 2;
 
-/** The input box: the draft with a block cursor, and the command hints while typing `/…`. */
-/** Memoised: while an answer streams its props do not change, so React skips it every frame. */
-export const Input = memo(function Input({ editor, hints, busy, width }: { editor: EditorState; hints: SlashCommand[]; busy: boolean; width: number }) {
-  const lines = editor.text.split('\n');
-  const before = editor.text.slice(0, editor.cursor).split('\n');
-  const cursorLine = before.length - 1;
-  const cursorCol = before[cursorLine]!.length;
-  const first = Math.max(0, Math.min(cursorLine - MAX_VISIBLE_LINES + 1, lines.length - MAX_VISIBLE_LINES));
-  const visible = lines.slice(first, first + MAX_VISIBLE_LINES);
+/**
+ * The input box: the draft, cut into rows here (so the caret's row and column are known), and the
+ * `/` menu under it. With `onCaret` the terminal's own cursor is put on the caret (input methods
+ * open their candidate window there); without it a block is drawn in its place.
+ * Memoised: while an answer streams its props do not change, so React skips it every frame.
+ */
+export const Input = memo(function Input({
+  editor,
+  menu,
+  busy,
+  width,
+  onCaret,
+}: {
+  editor: EditorState;
+  menu: Menu | undefined;
+  busy: boolean;
+  width: number;
+  onCaret?: (caret: Caret | undefined) => void;
+}) {
+  const caretRow = useRef<DOMElement>(null);
   // While an answer streams and nothing is typed, a one-line prompt: each new line of the answer
-  // then moves two short lines down instead of a whole box (fewer bytes, calmer screen).
-  if (busy && editor.text === '') {
+  // then moves two short lines down instead of a whole box (fewer bytes, calmer screen). The
+  // terminal's cursor stays with the streaming text meanwhile (moving it costs bytes every frame).
+  const idlePrompt = busy && editor.text === '';
+  const textWidthInBox = Math.max(4, width - 2 * FRAME - textWidth(PROMPT) - 1); // one cell kept for the caret at a row's end
+  const layout = layoutDraft(editor.text, editor.cursor, textWidthInBox, MAX_VISIBLE_ROWS);
+  const caretCol = textWidth(PROMPT) + layout.caretCol;
+  useLayoutEffect(() => {
+    if (!onCaret) return;
+    onCaret(idlePrompt ? undefined : caretAt(caretRow.current, caretCol));
+  });
+  useLayoutEffect(() => () => onCaret?.(undefined), [onCaret]);
+  const drawCaret = !onCaret;
+  if (idlePrompt) {
     return (
       <Box paddingX={1} width={width}>
-        <Text dimColor>› </Text>
+        <Text dimColor>{PROMPT}</Text>
         <Text inverse> </Text>
       </Box>
     );
@@ -27,31 +56,45 @@ export const Input = memo(function Input({ editor, hints, busy, width }: { edito
   return (
     <Box flexDirection="column" width={width}>
       <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} flexDirection="column">
-        {first > 0 ? <Text dimColor>… {first} more line{first === 1 ? '' : 's'} above</Text> : null}
-        {visible.map((line, i) => {
-          const n = first + i;
-          const prefix = n === 0 ? '› ' : '  ';
-          if (n !== cursorLine) return <Text key={n}>{prefix + line}</Text>;
-          const at = line.slice(cursorCol, cursorCol + 1) || ' ';
+        {layout.above > 0 ? <Text dimColor>… {layout.above} more line{layout.above === 1 ? '' : 's'} above</Text> : null}
+        {layout.rows.map((row, i) => {
+          const prefix = row.first ? PROMPT : ' '.repeat(textWidth(PROMPT));
+          if (i !== layout.caretRow) return <Text key={i}>{prefix + row.text}</Text>;
+          const before = row.text.slice(0, layout.caretIndex);
+          const after = row.text.slice(layout.caretIndex + layout.atCaret.length);
           return (
-            <Text key={n}>
-              {prefix + line.slice(0, cursorCol)}
-              <Text inverse>{at}</Text>
-              {line.slice(cursorCol + 1)}
-            </Text>
+            <Box key={i} ref={caretRow}>
+              <Text>
+                {prefix + before}
+                {drawCaret ? <Text inverse>{layout.atCaret || ' '}</Text> : layout.atCaret}
+                {after}
+              </Text>
+            </Box>
           );
         })}
       </Box>
-      {hints.length > 0 ? (
-        <Box flexDirection="column" paddingX={2}>
-          {hints.slice(0, 8).map((c) => (
-            <Text key={c.name}>
-              <Text color="cyan">/{c.name}</Text>
-              <Text dimColor>{c.args ? ` ${c.args}` : ''} · {c.help}</Text>
-            </Text>
-          ))}
-        </Box>
-      ) : null}
+      {menu ? <MenuView menu={menu} /> : null}
     </Box>
   );
 });
+
+/** The `/` menu: a window of the matching commands, the selected one marked, "more" marks when some are hidden. */
+function MenuView({ menu }: { menu: Menu }) {
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      {menu.above ? <Text dimColor>  ↑ {menu.above} more</Text> : null}
+      {menu.visible.map((c, i) => {
+        const selected = menu.above + i === menu.selected;
+        return (
+          <Text key={c.name} wrap="truncate-end">
+            <Text color="cyan" bold={selected}>
+              {selected ? '› ' : '  '}/{c.name}
+            </Text>
+            <Text dimColor>{c.args ? ` ${c.args}` : ''} · {c.help}</Text>
+          </Text>
+        );
+      })}
+      {menu.below ? <Text dimColor>  ↓ {menu.below} more</Text> : null}
+    </Box>
+  );
+}

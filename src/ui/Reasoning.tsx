@@ -1,23 +1,13 @@
 import { Box, Text } from 'ink';
-import { formatSeconds } from './text/format.js';
 import { thinkingRows } from './text/live-rows.js';
-import { wrapPlain } from './text/markdown.js';
+import { FOLD_HINT, reasoningTitle } from './transcript-text.js';
 
-/** The folded line (`▸ Thought for 8.2s · 612 tokens`) or, unfolded, the whole reasoning, dim. */
-export function ReasoningBlock({ text, ms, tokens, open, width }: { text: string; ms: number; tokens: number; open: boolean; width: number }) {
-  const title = `Thought for ${formatSeconds(ms)} · ${tokens} token${tokens === 1 ? '' : 's'}`;
-  if (!open) {
-    return (
-      <Text dimColor>
-        ▸ {title} <Text italic>(Ctrl+O to show)</Text>
-      </Text>
-    );
-  }
+/** The folded reasoning line (`▸ Thought for 8.2s · 612 tokens · Ctrl+O to read`): Ctrl+O opens the transcript viewer, which shows it whole. */
+export function ReasoningFold({ ms, tokens }: { ms: number; tokens: number }) {
   return (
-    <Box flexDirection="column">
-      <Text dimColor>▾ {title}</Text>
-      <Text dimColor>{wrapPlain(text, width - 2).split('\n').map((l) => `│ ${l}`).join('\n')}</Text>
-    </Box>
+    <Text dimColor>
+      ▸ {reasoningTitle(ms, tokens)} · {FOLD_HINT}
+    </Text>
   );
 }
 

@@ -4,13 +4,14 @@ import type { StaticItem } from './chat-controller.js';
 import { TranscriptItem } from './Turn.js';
 
 /**
- * The printed transcript. Ink's `<Static>` writes each item once, above the live region; the
- * parent gives it a new `key` (the epoch) to reprint everything after the screen was cleared.
+ * The printed transcript. Ink's `<Static>` writes each item once, above the live region, and
+ * never again: the terminal keeps it (and reflows it on a resize); the transcript viewer shows it
+ * again with the reasoning.
  */
-export const Transcript = memo(function Transcript({ items, showReasoning, width }: { items: readonly StaticItem[]; showReasoning: boolean; width: number }) {
+export const Transcript = memo(function Transcript({ items, width }: { items: readonly StaticItem[]; width: number }) {
   return (
     <Static items={items as StaticItem[]}>
-      {(item) => <TranscriptItem key={item.id} item={item} showReasoning={showReasoning} width={width} />}
+      {(item) => <TranscriptItem key={item.id} item={item} width={width} />}
     </Static>
   );
 });

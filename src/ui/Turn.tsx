@@ -1,12 +1,12 @@
 import { Box, Text } from 'ink';
 import type { StaticItem } from './chat-controller.js';
 import { Markdown } from './Markdown.js';
-import { ReasoningBlock } from './Reasoning.js';
+import { ReasoningFold } from './Reasoning.js';
+import { wrapText } from './text/width.js';
+import { DISCLAIMER } from './transcript-text.js';
 
-export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medical decisions see a clinician; in an emergency call your local emergency number.';
-
-/** One printed item of the transcript. Printed once; reprinted only on a fold toggle or a resize. */
-export function TranscriptItem({ item, showReasoning, width }: { item: StaticItem; showReasoning: boolean; width: number }) {
+/** One printed item of the transcript, printed once (the transcript viewer shows it again, reasoning and all: transcript-text.ts). */
+export function TranscriptItem({ item, width }: { item: StaticItem; width: number }) {
   switch (item.kind) {
     case 'header':
       return (
@@ -14,22 +14,23 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
           <Text>
             <Text bold color="cyan">medchat {item.version}</Text>
             <Text dimColor> · {item.model} · {item.host}</Text>
+            {item.role ? <Text color="magenta"> · role {item.role}</Text> : null}
           </Text>
-          {item.disclaimer ? <Text dimColor>{DISCLAIMER}</Text> : null}
-          <Text dimColor>Type a question and press Enter · /help for commands and keys</Text>
+          {item.disclaimer ? <Text dimColor>{wrapText(DISCLAIMER, width)}</Text> : null}
+          <Text dimColor>{wrapText('Type a question and press Enter · /help for commands and keys', width)}</Text>
         </Box>
       );
     case 'user':
       return (
         <Box marginTop={1}>
           <Text color="cyan" bold>{'› '}</Text>
-          <Text bold>{item.text}</Text>
+          <Text bold>{wrapText(item.text, width - 2)}</Text>
         </Box>
       );
     case 'reasoning':
       return (
         <Box marginTop={1}>
-          <ReasoningBlock text={item.text} ms={item.ms} tokens={item.tokens} open={showReasoning} width={width} />
+          <ReasoningFold ms={item.ms} tokens={item.tokens} />
         </Box>
       );
     case 'answer':
@@ -39,19 +40,19 @@ export function TranscriptItem({ item, showReasoning, width }: { item: StaticIte
         </Box>
       );
     case 'status':
-      return <StatusLine item={item} />;
+      return <StatusLine item={item} width={width} />;
     case 'notice':
       return (
         <Box marginTop={1}>
           <Text color={item.tone === 'error' ? 'red' : item.tone === 'warn' ? 'yellow' : undefined} dimColor={item.tone === 'info'}>
-            {item.text}
+            {wrapText(item.text, width)}
           </Text>
         </Box>
       );
   }
 }
 
-function StatusLine({ item }: { item: Extract<StaticItem, { kind: 'status' }> }) {
+function StatusLine({ item, width }: { item: Extract<StaticItem, { kind: 'status' }>; width: number }) {
   const stats = item.stats ? <Text dimColor>{item.stats}</Text> : null;
   switch (item.status) {
     case 'complete':
@@ -66,14 +67,14 @@ function StatusLine({ item }: { item: Extract<StaticItem, { kind: 'status' }> })
     case 'incomplete':
       return (
         <Box marginTop={1} flexDirection="column">
-          <Text color="yellow">⚠ {item.error ?? 'the answer is incomplete'}</Text>
+          <Text color="yellow">{wrapText(`⚠ ${item.error ?? 'the answer is incomplete'}`, width, '  ')}</Text>
           <Text dimColor>/retry asks again</Text>
         </Box>
       );
     default:
       return (
         <Box marginTop={1} flexDirection="column">
-          <Text color="red">✗ {item.error ?? 'the question failed'}</Text>
+          <Text color="red">{wrapText(`✗ ${item.error ?? 'the question failed'}`, width, '  ')}</Text>
           <Text dimColor>your question is kept: /retry sends it again</Text>
         </Box>
       );

@@ -1,5 +1,7 @@
 import type { TokenBreakdown } from '../core/context.js';
-import type { Conversation } from '../core/conversation.js';
+import type { Conversation, Turn } from '../core/conversation.js';
+import type { MedchatError } from '../core/errors.js';
+import type { ActiveRole, RoleSettings } from '../core/roles/active.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
 import type { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
@@ -16,6 +18,7 @@ import { SessionActions } from './chat/session-actions.js';
 import { PromptHistory } from './prompt-history.js';
 import { openingItems } from './session-items.js';
 import { COMMANDS } from './commands/index.js';
+import { tooLong, type TooLong } from './too-long.js';
 import type { ChatCommandHost, SlashCommand } from './commands/types.js';
 
 export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, PendingView, StaticItem } from './chat/screen-state.js';
@@ -34,8 +37,12 @@ export interface ControllerOptions {
   version: string;
   columns?: number;
   rows?: number;
-  /** Raw writes to the terminal (screen clear before a reprint, OSC 52). */
+  /** Raw writes to the terminal: control strings that print nothing and leave the cursor (OSC 52). */
   write?: (data: string) => void;
+  /** Draw the live region again where it is (Ctrl+L, back from the editor); nothing printed above it is touched. */
+  redraw?: () => void;
+  /** Open the full-screen transcript viewer (Ctrl+O, /reasoning). */
+  openTranscript?: () => void;
   /** Prompt history file; undefined keeps history in memory only. */
   historyFile?: string;
   /** Opens the draft in $VISUAL/$EDITOR; returns the edited text, or undefined. */
@@ -53,10 +60,9 @@ export interface ControllerOptions {
   previewProtocol?: 'blocks' | 'ascii';
   /** Task polling interval for `/retexture` (tests poll faster). */
   retexturePollMs?: number;
+  /** A role in use from the start (`-r NAME`): shown in the header; see setRole. */
+  role?: ActiveRole;
 }
-
-/** The clear used before a reprint: screen, scrollback, cursor home. Never sent while an answer streams. */
-export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 
 let itemSeq = 0;
 const nextId = () => `i${++itemSeq}`;
@@ -81,6 +87,10 @@ export class ChatController implements ChatCommandHost {
   private exitRequested = false;
   private listeners = new Set<(change: Change) => void>();
   private snap: ChatSnapshot | undefined;
+  /** The input box takes back a question that was not sent (set by the screen); false when it is busy. */
+  returnDraft: ((text: string) => boolean) | undefined;
+  /** The role in use (`-r`, `/role`), shown in the header; its `base` is what `/role off` restores. */
+  role: ActiveRole | undefined;
 
   constructor(
     settings: Settings,
@@ -94,7 +104,7 @@ export class ChatController implements ChatCommandHost {
     );
     this.jobs = new JobRunner({ changed: () => this.changed(), ended: () => this.invalidateMeter(), notice: (text, tone) => this.notice(text, tone) });
     this.meter = new ContextMeter((draft) => this.actions.tokenBreakdown(draft));
-    this.answers = new AnswerRunner({ step: (print, change) => this.answerStep(print, change), ended: (done, outcome) => this.answerEnded(done, outcome) });
+    this.answers = new AnswerRunner({ step: (print, change) => this.answerStep(print, change), ended: (done, outcome, turn, error) => this.answerEnded(done, outcome, turn, error) });
     this.columns = opts.columns ?? 80;
     this.rows = opts.rows ?? 24;
     // Incognito or `history: off`: no prompt history file either.
@@ -114,7 +124,8 @@ export class ChatController implements ChatCommandHost {
       },
       this.after,
     );
-    this.push(...openingItems({ version: opts.version, demo: opts.demo, settings }));
+    this.push(...openingItems({ version: opts.version, demo: opts.demo, settings, role: opts.role?.name }));
+    this.role = opts.role;
     if (this.session.resumed) this.push(...this.actions.resumedItems());
   }
 
@@ -137,13 +148,12 @@ export class ChatController implements ChatCommandHost {
 
   // ---- sessions -----------------------------------------------------------------------------
 
-  /** `/resume <id|prefix>`: open that session and reprint the transcript with its turns. */
+  /** `/resume <id|prefix>`: open that session; its turns are printed below what is on screen. */
   resumeSession(ref: string): void {
     if (!this.actions.resume(ref)) return this.notice(`session ${this.session.id} is the one open`);
     this.sessionChanged();
-    this.items = [this.items[0]!];
     this.push(...this.actions.resumedItems());
-    this.refresh();
+    this.changed();
   }
 
   private sessionChanged(): void {
@@ -277,35 +287,28 @@ export class ChatController implements ChatCommandHost {
     this.changed();
   }
 
-  /** Reprint the whole transcript (after a fold toggle or a resize). Waits for a streaming answer to end. */
+  /**
+   * Ctrl+L: draw the live region again, where it is. Nothing printed above it is ever erased or
+   * printed again: the terminal keeps it, and reflows it on a resize.
+   */
   refresh(): void {
-    if (this.live) {
-      this.pendingRefresh = true;
-      this.changed();
-      return;
-    }
     this.pendingRefresh = false;
-    this.opts.write?.(CLEAR_SCREEN);
-    this.epoch++;
+    this.opts.redraw?.();
     this.changed();
   }
 
-  toggleReasoning(): void {
-    this.showReasoning = !this.showReasoning;
-    this.refresh();
-  }
-
-  get reasoningShown(): boolean {
-    return this.showReasoning;
+  /** Ctrl+O, /reasoning: the whole conversation with every answer's reasoning, in the transcript viewer. */
+  openTranscript(): void {
+    if (this.opts.openTranscript) this.opts.openTranscript();
+    else this.notice('the transcript viewer needs a terminal', 'warn');
   }
 
   resize(columns: number, rows: number): void {
     if (columns === this.columns && rows === this.rows) return;
-    const widthChanged = columns !== this.columns;
+    // Only the live region is laid out again; what is printed, the terminal reflows itself.
     this.columns = columns;
     this.rows = rows;
-    if (widthChanged) this.refresh();
-    else this.changed();
+    this.changed();
   }
 
   requestExit(): void {
@@ -334,7 +337,7 @@ export class ChatController implements ChatCommandHost {
   openEditor(draft: string): string | undefined {
     if (!this.opts.openEditor) return undefined;
     const out = this.opts.openEditor(draft);
-    // The editor drew over the screen: reprint what was there.
+    // The editor had the terminal (most often on its alternate screen): draw the live region again.
     this.refresh();
     return out;
   }
@@ -367,7 +370,12 @@ export class ChatController implements ChatCommandHost {
    * running job, or close the answer's request (the partial answer stays, marked interrupted).
    */
   stop(): boolean {
-    return this.input.cancelLast() || this.stopWork();
+    const taken = this.input.cancelLast();
+    if (taken) {
+      this.returnDraft?.(taken.text); // back in the box, if it is empty (else Up recalls it)
+      return true;
+    }
+    return this.stopWork();
   }
 
   private stopWork(): boolean {
@@ -389,7 +397,23 @@ export class ChatController implements ChatCommandHost {
 
   setThinking(on: boolean): void {
     this.actions.setThinking(on);
+    this.updateHeader({ thinking: on });
     this.changed();
+  }
+
+  /** `/role`: use what a role sets (worked out in core/roles/active.ts), or `role` undefined to go back. The printed header stays as it was (nothing is reprinted); the transcript viewer's shows the role. */
+  setRole(role: ActiveRole | undefined, use: RoleSettings): void {
+    this.role = role;
+    Object.assign(this.settings, { thinking: use.thinking, maxTokens: use.maxTokens, temperature: use.temperature });
+    this.actions.setSystem(use.system);
+    this.updateHeader({ role: role?.name, thinking: use.thinking });
+    this.invalidateMeter();
+  }
+
+  /** The header item as things are now, for the transcript viewer (what was printed stays as it was). */
+  private updateHeader(patch: { thinking?: boolean; role?: string }): void {
+    const header = this.items[0];
+    if (header?.kind === 'header') this.items = [{ ...header, ...patch }, ...this.items.slice(1)];
   }
 
   setMaxTokens(n: number): void {
@@ -409,14 +433,25 @@ export class ChatController implements ChatCommandHost {
   }
 
   /** The answer ended: its last lines, then what waited for it (held lines, then the queue). */
-  private answerEnded(done: FinishedTurn, outcome: TurnOutcome): void {
+  private answerEnded(done: FinishedTurn, outcome: TurnOutcome, turn: Turn, error: MedchatError | undefined): void {
     // The footer shows this answer's figures, or none (never an older answer's beside "interrupted").
     this.last = done.last;
-    this.push(...done.print, ...this.after.release());
+    const unsent = error && !turn.answer && !turn.reasoning ? tooLong(error) : undefined;
+    if (unsent) this.push(this.giveBack(turn, unsent), ...this.after.release());
+    else this.push(...done.print, ...this.after.release());
     this.meter.invalidate();
     if (outcome.status === 'failed') this.input.dropQueued('not sent, because the answer failed');
     if (this.pendingRefresh) this.refresh();
     else this.changed();
     this.input.drain();
+  }
+
+  /** A question that cannot be sent as it is: out of the conversation, back into the input box, and why. */
+  private giveBack(turn: Turn, why: TooLong): NewItem {
+    const i = this.conversation.turns.lastIndexOf(turn);
+    if (i >= 0) this.conversation.turns.splice(i, 1);
+    this.session.saveNow();
+    const where = this.returnDraft?.(turn.user) ? 'your question is back in the box' : 'your question is in the prompt history (Up)';
+    return { kind: 'notice', tone: 'error', text: sanitizeForTerminal(`✗ ${why.reason}\n${where}: ${why.advice}`) };
   }
 }

@@ -1,7 +1,8 @@
 import chalk from 'chalk';
 import type { ChatController, StaticItem } from './chat-controller.js';
-import type { FrameWriter } from './frame-writer.js';
+import type { Caret, FrameWriter } from './frame-writer.js';
 import { LiveRows } from './live-rows.js';
+import { terminalHyperlinks } from '../core/hyperlinks.js';
 import { renderMarkdown } from './text/markdown.js';
 import { textWidth, wrapLine } from './text/width.js';
 
@@ -27,6 +28,9 @@ export class LiveDrawing {
 
   repaint = (): void => this.writer.repaint();
 
+  /** Rest the terminal's cursor on the input's caret (undefined: hidden); see FrameWriter.setCaret. */
+  setCaret = (caret: Caret | undefined): void => this.writer.setCaret(caret);
+
   /** Print finished answer paragraphs now; false (nothing printed) when Ink has to. */
   print(items: readonly StaticItem[], epoch: number): boolean {
     if (!items.every((i) => i.kind === 'answer')) return false;
@@ -45,6 +49,6 @@ export class LiveDrawing {
 
 /** A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`. */
 export function answerLines(text: string, width: number): string[] {
-  const body = renderMarkdown(text, { width, colour: chalk.level > 0 }).split('\n');
+  const body = renderMarkdown(text, { width, colour: chalk.level > 0, hyperlinks: chalk.level > 0 && terminalHyperlinks() }).split('\n');
   return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width) : [l]))];
 }

@@ -18,13 +18,15 @@ import { formatTokens, formatWindow, type Meter } from './text/format.js';
  */
 
 /** What the screen starts with: the header (what cannot change during the session), and in the demo a warning. */
-export function openingItems(o: { version: string; demo?: boolean; settings: Settings }): NewItem[] {
+export function openingItems(o: { version: string; demo?: boolean; settings: Settings; role?: string }): NewItem[] {
   const header: NewItem = {
     kind: 'header',
     version: o.demo ? `${o.version} · DEMO` : o.version,
     model: o.settings.model,
+    thinking: o.settings.thinking,
     host: hostOf(o.settings.baseUrl),
     disclaimer: o.settings.disclaimer,
+    ...(o.role ? { role: o.role } : {}),
   };
   if (!o.demo) return [header];
   const text = 'DEMO: answers come from a built-in stand-in service, not a medical model, and are not medical advice. Try "vital signs", "long answer", or /retexture demo.png watercolour';

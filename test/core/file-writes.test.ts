@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ConfigStore } from '../../src/core/config-store.js';
@@ -17,6 +16,7 @@ import { exportConversation } from '../../src/ui/export.js';
 import { PromptHistory } from '../../src/ui/prompt-history.js';
 import { FaultyFileOps, SEED, afterCommit, describe, faultCases, leftovers, type FaultCase } from '../support/faulty-fs.js';
 import { testSettings } from '../support/settings.js';
+import { tempDir } from '../support/temp.js';
 
 /**
  * Every file medchat writes (sessions, config, exports, prompt history, retexture --output),
@@ -35,7 +35,7 @@ after(async () => {
 });
 
 function home(): string {
-  const h = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-writes-'));
+  const h = tempDir('medchat-writes-');
   homes.push(h);
   return h;
 }

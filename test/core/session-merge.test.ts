@@ -13,6 +13,7 @@ import { SESSION_FORMAT, SESSION_VERSION, SessionStore, type SessionData, type S
 import { SEED } from '../support/faulty-fs.js';
 import { seededRandom } from '../support/prng.js';
 import { testSettings } from '../support/settings.js';
+import { tempDir } from '../support/temp.js';
 
 /**
  * Several medchat processes writing one session (two `medchat -c` at once, or the chat screen
@@ -24,7 +25,7 @@ after(() => {
   for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
 });
 function sessionsDir(): string {
-  const h = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-merge-'));
+  const h = tempDir('medchat-merge-');
   homes.push(h);
   return path.join(h, 'sessions');
 }

@@ -4,16 +4,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'true'], { stdio: 'ignore' }).status === 0;
 
 /** What bash offers after `line` (a trailing space means: completing a new word). */
 function bashComplete(script: string, line: string): string[] {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-comp-')), 'medchat.bash');
+  const file = path.join(tempDir('medchat-comp-'), 'medchat.bash');
   fs.writeFileSync(file, script);
   const r = spawnSync('bash', ['-c', `source "$1"; read -ra COMP_WORDS <<< "$2"; [[ "$2" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _medchat; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', file, line], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);

@@ -71,3 +71,12 @@ test('the demo service runs a retexture job to a real image: the sample with its
     await service.close();
   }
 });
+
+test('with nothing to ask, the demo refuses as medchat itself does (same words, exit 2) instead of answering something', async () => {
+  const demo = await runCli(['demo', '--fast']);
+  const real = await runCli([], { baseUrl: 'http://127.0.0.1:9' });
+  assert.equal(demo.code, 2, demo.stderr);
+  assert.equal(demo.stdout, '');
+  assert.equal(demo.stderr, real.stderr);
+  assert.match(demo.stderr, /^medchat: nothing to ask: pass a question as an argument or on stdin/);
+});

@@ -144,7 +144,7 @@ test('a closed pipe (| head -1) ends quietly', async () => {
 test('exit 2: no service address, with the command to set it', async () => {
   const r = await runCli(['q']);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, 'medchat: no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL\n');
+  assert.equal(r.stderr, 'medchat: no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL (or try `medchat demo`: no account needed)\n');
 });
 
 test('exit 2: an empty prompt', async () => {

@@ -3,16 +3,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO, TEST_KEY, cliEnv } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 let bin = '';
 let files: string[] = [];
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-pack-'));
+let tarball = '';
+const work = tempDir('medchat-pack-');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 before(async () => {
@@ -21,6 +22,7 @@ before(async () => {
   const out = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const info = JSON.parse(out)[0] as { filename: string; files: Array<{ path: string }> };
   files = info.files.map((f) => f.path);
+  tarball = path.join(work, path.basename(info.filename));
   const prefix = path.join(work, 'app');
   fs.mkdirSync(prefix);
   execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(work, path.basename(info.filename))], {
@@ -81,4 +83,24 @@ test('installed from the tarball: retexture --help', async () => {
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /Usage: medchat retexture/);
   assert.match(r.stdout, /--image/);
+});
+
+/** npm with its cache inside this test's folder (npx unpacks there), offline: nothing may come from the network. */
+function npmIn(cwd: string, args: string[], cmd = npm): string {
+  return execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_cache: path.join(work, 'npm-cache'), npm_config_update_notifier: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+test('the README\'s other ways in work from the tarball: npx ./medchat-<version>.tgz and npm install -g', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  assert.equal(path.basename(tarball), `medchat-${pkg.version}.tgz`);
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+  assert.equal(npmIn(work, ['--offline', '--yes', `./${path.basename(tarball)}`, '--version'], npx), `${pkg.version}\n`);
+  const global = path.join(work, 'global');
+  npmIn(work, ['install', '-g', '--prefix', global, '--offline', '--no-audit', '--no-fund', tarball]);
+  assert.equal(execFileSync(path.join(global, 'bin', 'medchat'), ['--version'], { encoding: 'utf8' }), `${pkg.version}\n`);
 });

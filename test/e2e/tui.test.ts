@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { BIN, REPO, tempHome, waitFor } from '../support/cli.js';
+import { killTmuxServer, trackTmuxServer } from '../support/tmux.js';
 
 // The real bin/medchat.js in a real pseudo-terminal (tmux). CI installs tmux; elsewhere the test skips.
 const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -13,6 +14,7 @@ const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
 
 let double: ServiceDouble;
 const session = `medchat-e2e-${process.pid}`;
+trackTmuxServer(session);
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', session, ...args], { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', session);
 
@@ -20,7 +22,7 @@ before(async () => {
   double = await startServiceDouble();
 });
 after(async () => {
-  if (hasTmux) spawnSync('tmux', ['-L', session, 'kill-server'], { stdio: 'ignore' });
+  if (hasTmux) killTmuxServer(session);
   await double.close();
 });
 

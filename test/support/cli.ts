@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = path.join(REPO, 'bin', 'medchat.js');
@@ -30,7 +30,7 @@ export interface CliOptions {
 
 /** A fresh, private home for one test: config and data folders that nothing else touches. */
 export function tempHome(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-test-'));
+  return tempDir('medchat-test-');
 }
 
 export function cliEnv(opts: CliOptions): NodeJS.ProcessEnv {

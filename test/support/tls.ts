@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
+import { tempDir } from './temp.js';
 
 /**
  * Test-only certificates, made at test time with `openssl` (Debian: `apt-get install openssl`):
@@ -33,7 +33,7 @@ let cached: TestCerts | undefined;
 
 export function makeTestCerts(): TestCerts {
   if (cached) return cached;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-tls-'));
+  const dir = tempDir('medchat-tls-');
   const f = (name: string) => path.join(dir, name);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const san = 'subjectAltName=IP:127.0.0.1,DNS:localhost';

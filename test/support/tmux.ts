@@ -9,6 +9,32 @@ export const tmuxSkip = hasTmux ? false : 'tmux is not installed: install it (ap
 
 let seq = 0;
 
+/** Where tmux keeps the socket of the server named `name` (`tmux -L name`): $TMUX_TMPDIR or /tmp, then tmux-<uid>/. */
+export function tmuxSocketPath(name: string): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  return path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${uid}`, name);
+}
+
+const running = new Set<string>();
+let hooked = false;
+
+/** Start tracking a tmux server: it is stopped, and its socket removed, when the test process exits at the latest. */
+export function trackTmuxServer(name: string): void {
+  running.add(name);
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const n of [...running]) killTmuxServer(n);
+  });
+}
+
+/** Stop the tmux server `name` and remove its socket (tmux leaves the socket file behind). */
+export function killTmuxServer(name: string): void {
+  spawnSync('tmux', ['-L', name, 'kill-server'], { stdio: 'ignore' });
+  fs.rmSync(tmuxSocketPath(name), { force: true });
+  running.delete(name);
+}
+
 /**
  * The built medchat in a tmux pane of its own server. After medchat exits, the pane prints
  * `medchat exited <code>`, then the terminal's state (`stty -a`), then waits, so a test can
@@ -19,7 +45,8 @@ export class TmuxPane {
   readonly home: string;
   private readonly pidFile: string;
 
-  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number } = {}) {
+  /** `shellLines`: printed by the shell before medchat starts (what the user's terminal showed before). */
+  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number; shellLines?: string[] } = {}) {
     this.home = opts.home ?? tempHome();
     this.pidFile = path.join(this.home, 'medchat.pid');
     const vars = {
@@ -33,8 +60,10 @@ export class TmuxPane {
     };
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
-    const inner = `echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+    const before = (opts.shellLines ?? []).map((l) => `printf '%s\\n' ${q(l)}; `).join('');
+    const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
     const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
+    trackTmuxServer(this.name);
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
   }
 
@@ -44,6 +73,11 @@ export class TmuxPane {
 
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', this.name);
+  }
+
+  /** Everything the terminal holds, scrollback and screen, as lines (trailing blank lines dropped). */
+  all(): string[] {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', this.name).replace(/\n+$/, '').split('\n');
   }
 
   async waitForText(text: string | RegExp, ms = 10_000): Promise<void> {
@@ -99,6 +133,6 @@ export class TmuxPane {
   }
 
   kill(): void {
-    spawnSync('tmux', ['-L', this.name, 'kill-server'], { stdio: 'ignore' });
+    killTmuxServer(this.name);
   }
 }

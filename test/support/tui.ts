@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import type { Settings } from '../../src/core/settings.js';
 import { testSettings } from './settings.js';
-import { App } from '../../src/ui/App.js';
+import { App, type KeyOverlay } from '../../src/ui/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
 import { stripAnsi } from '../../src/ui/text/width.js';
 import { waitFor } from './cli.js';
@@ -10,7 +10,8 @@ import { waitFor } from './cli.js';
 export { testSettings };
 
 /** The whole chat screen in ink-testing-library, talking to the real double over HTTP. */
-export async function renderChat(baseUrl: string, opts: Partial<ControllerOptions> & { settings?: Partial<Settings> } = {}) {
+/** `overlay`: a full-screen view that takes the keys while open (the transcript viewer). */
+export async function renderChat(baseUrl: string, opts: Partial<ControllerOptions> & { settings?: Partial<Settings>; overlay?: KeyOverlay } = {}) {
   const writes: string[] = [];
   const controller = new ChatController(testSettings(baseUrl, opts.settings), {
     version: '0.0.0-test',
@@ -19,7 +20,7 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
     write: (d) => writes.push(d),
     ...opts,
   });
-  const ui = render(createElement(App, { controller }));
+  const ui = render(createElement(App, { controller, overlay: opts.overlay }));
   const screen = () => stripAnsi(ui.lastFrame() ?? '');
   // Keys typed before the screen listens would be lost: wait until Ink reads stdin.
   await waitFor(() => ui.stdin.listenerCount('readable') > 0, 5000, 'the chat screen to listen for keys');

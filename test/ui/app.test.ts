@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
-import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
+import { TranscriptViewer } from '../../src/ui/transcript-viewer.js';
 import { rowsFor } from '../../src/ui/text/width.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -38,19 +38,38 @@ test('a question gets its answer, with the reasoning folded to one line above it
   assert.deepEqual(messagesOf(-1), [{ role: 'user', content: 'what is a fever?' }]);
 });
 
-test('Ctrl+O unfolds the reasoning of every turn, reprinting the transcript after a screen clear; again folds it', async () => {
+test('Ctrl+O opens the transcript viewer with the reasoning; keys go to it until q; nothing is cleared or reprinted', async () => {
   double.chat.enqueue({ reasoning: ['Check the ', 'adult range.'], content: ['60 to 100.'] });
-  const t = await renderChat(double.url);
+  const shown: string[] = [];
+  let viewer: TranscriptViewer | undefined;
+  const t = await renderChat(double.url, {
+    openTranscript: () => viewer!.open(),
+    overlay: { handleKey: (k) => viewer?.handleKey(k) ?? false },
+  });
+  viewer = new TranscriptViewer(t.controller, { write: (d) => shown.push(d), columns: () => 80, rows: () => 20, onResize: () => () => {} }, { enter() {}, leave() {} });
   await t.send('heart rate?');
   await t.idle();
+  const before = t.screen();
+  assert.match(before, /▸ Thought for [\d.]+s · \d+ tokens · Ctrl\+O to read/);
   t.press('\x0f');
-  await t.waitForText('▾ Thought for');
-  assert.match(t.screen(), /│ Check the adult range\./);
-  assert.ok(t.writes.includes(CLEAR_SCREEN));
-  assert.equal(t.controller.reasoningShown, true);
-  t.press('\x0f');
-  await waitFor(() => !t.controller.reasoningShown);
-  assert.equal(t.writes.filter((w) => w === CLEAR_SCREEN).length, 2);
+  await waitFor(() => viewer!.isOpen);
+  const drawn = shown.join('');
+  assert.ok(drawn.startsWith('\x1b[?1049h'), 'the alternate screen');
+  assert.match(drawn, /│ Check the adult range\./);
+  t.type('jk/adult');
+  await new Promise((r) => setTimeout(r, 50));
+  t.press('\r');
+  t.type('q');
+  await waitFor(() => !viewer!.isOpen);
+  assert.ok(shown.join('').endsWith('\x1b[?1049l'));
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(t.screen(), before, 'the keys went to the viewer, not the input box');
+  assert.deepEqual(t.writes, [], 'nothing raw written: no screen clear');
+  // Without a viewer (no terminal), Ctrl+O says so.
+  cleanup();
+  const bare = await renderChat(double.url);
+  bare.press('\x0f');
+  await bare.waitForText('the transcript viewer needs a terminal');
 });
 
 test('a turn with no reasoning shows no reasoning block', async () => {
@@ -93,7 +112,7 @@ test('an error shows the next step, keeps the question, and /retry sends it agai
   const t = await renderChat(double.url);
   await t.send('is aspirin safe?');
   await t.idle();
-  assert.match(t.screen().replace(/\n/g, ' '), /✗ .*refused the API key.*medchat config set api-key/);
+  assert.match(t.screen().replace(/\n/g, ' '), /✗ .*refused the API key.*medchat config set\s+api-key/);
   assert.match(t.screen(), /\/retry sends it again/);
   double.chat.enqueue({ reasoning: [], content: ['It depends.'] });
   await t.send('/retry');
@@ -164,7 +183,7 @@ test('a large paste shows as [pasted N lines] and is sent in full', async () => 
 });
 
 test('Up recalls earlier prompts, kept across runs when history is on', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-'));
+  const dir = tempDir('medchat-ui-');
   const historyFile = path.join(dir, 'prompt-history.jsonl');
   const store = new SessionStore(path.join(dir, 'sessions'));
   double.chat.enqueue({ reasoning: [], content: ['a'] });
@@ -266,7 +285,7 @@ test('/new starts over: earlier turns are not sent', async () => {
 });
 
 test('/export writes Markdown or JSON with the reasoning; /copy sends the answer by OSC 52', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-export-'));
+  const dir = tempDir('medchat-export-');
   const t = await renderChat(double.url);
   double.chat.enqueue({ reasoning: ['hidden thought'], content: ['Visible answer.'] });
   await t.send('q1');
@@ -282,14 +301,16 @@ test('/export writes Markdown or JSON with the reasoning; /copy sends the answer
   await t.waitForText(`saved ${md}`);
   assert.match(fs.readFileSync(md, 'utf8'), /## You\n\nq1[\s\S]*hidden thought[\s\S]*Visible answer\./);
   process.env.MEDCHAT_NO_CLIPBOARD_TOOL = '1';
+  delete process.env.TMUX; // in tmux, OSC 52 is dropped unless allow-passthrough is on: not sent
   await t.send('/copy');
-  await t.waitForText('copied the last answer (15 characters)');
+  await t.waitForText('sent the last answer (15 characters) to the terminal by OSC 52');
   assert.ok(t.writes.some((w) => w.includes(Buffer.from('Visible answer.').toString('base64'))));
 });
 
-test('/tokens reports usage; /reasoning toggles like Ctrl+O; /exit leaves; unknown commands say so', async () => {
+test('/tokens reports usage; /reasoning opens the viewer like Ctrl+O; /exit leaves; unknown commands say so', async () => {
   // The meter counts the next request: the prompt so far plus max_tokens reserved for the answer.
-  const t = await renderChat(double.url, { settings: { maxTokens: 400 } });
+  let opened = 0;
+  const t = await renderChat(double.url, { settings: { maxTokens: 400 }, openTranscript: () => opened++ });
   double.chat.enqueue({ reasoning: ['why'], content: ['because'], usage: { prompt_tokens: 23_000, completion_tokens: 400 } });
   await t.send('q');
   await t.idle();
@@ -297,7 +318,7 @@ test('/tokens reports usage; /reasoning toggles like Ctrl+O; /exit leaves; unkno
   await t.send('/tokens');
   await t.waitForText('last answer: 23000 in · 400 out');
   await t.send('/reasoning');
-  await t.waitForText('▾ Thought for');
+  await waitFor(() => opened === 1);
   await t.send('/nope');
   await t.waitForText('unknown command /nope');
   await t.send('/exit');

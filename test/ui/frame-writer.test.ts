@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameWriter, diffFrames, diffLines, parseFrame } from '../../src/ui/frame-writer.js';
+import { diffFrames, diffLines, parseFrame } from '../../src/ui/frame-diff.js';
+import { FrameWriter } from '../../src/ui/frame-writer.js';
 
 const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
 
@@ -11,10 +12,11 @@ test('a growing line is sent as just its new end; unchanged lines are skipped', 
 
 test('a new line is made with a newline; a shorter frame clears what is left below', () => {
   const grow = diffFrames(['a', 'footer', ''], ['a', 'b', 'footer', ''], 80);
-  assert.equal(grow.bytes, '\x1b[Ab\x1b[K\x1b[B\rfooter\x1b[K\n');
+  // A shorter line erases its whole row first: a terminal re-wrapping on a narrowing then counts the new text only.
+  assert.equal(grow.bytes, '\x1b[A\x1b[2Kb\x1b[B\rfooter\x1b[K\n');
   assert.deepEqual(grow.cursor, { row: 3, col: 0 });
   const shrink = diffFrames(['a', 'b', 'footer', ''], ['a', 'footer', ''], 80);
-  assert.equal(shrink.bytes, '\x1b[2Afooter\x1b[K\x1b[B\r\x1b[K\x1b[J');
+  assert.equal(shrink.bytes, '\x1b[2Afooter\x1b[K\x1b[B\r\x1b[2K\x1b[J');
 });
 
 test('Ink frames are recognised; anything else passes through untouched', () => {

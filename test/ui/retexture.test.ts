@@ -2,7 +2,6 @@
 // then the URL and a preview in coloured blocks; Esc stops waiting; failures are one message.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
@@ -10,12 +9,13 @@ import { samplePng } from '../../src/demo/demo-retexture.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 let image: string;
 before(async () => {
   double = await startServiceDouble();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-retexture-'));
+  const dir = tempDir('medchat-ui-retexture-');
   image = path.join(dir, 'scan.png');
   fs.writeFileSync(image, samplePng());
 });

@@ -1,7 +1,6 @@
 // The chat screen on a full disk: the conversation goes on, and the user is told once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
@@ -9,6 +8,7 @@ import { SessionStore } from '../../src/core/sessions/store.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { FaultyFileOps } from '../support/faulty-fs.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 const dirs: string[] = [];
@@ -22,7 +22,7 @@ after(async () => {
 afterEach(() => cleanup());
 
 test('a full disk: every answer still arrives, one warning in the transcript, and nothing half-written', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-full-'));
+  const dir = tempDir('medchat-ui-full-');
   dirs.push(dir);
   const ops = new FaultyFileOps({ full: true });
   const store = new SessionStore(path.join(dir, 'sessions'), { fileOps: ops });

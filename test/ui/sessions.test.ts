@@ -2,16 +2,15 @@
 // /sessions, /new, incognito, the context meter, /tokens, /compact and the summarising line.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
-import { CLEAR_SCREEN } from '../../src/ui/chat-controller.js';
 import { meterText } from '../../src/ui/text/format.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -24,7 +23,7 @@ const messagesOf = (d: ServiceDouble, i: number) => (d.chat.requests.at(i)?.body
 
 /** A private data folder: sessions in it, prompt history beside them. */
 function dataDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-ui-sessions-'));
+  const dir = tempDir('medchat-ui-sessions-');
   return { dir, store: new SessionStore(path.join(dir, 'sessions')), historyFile: path.join(dir, 'prompt-history.jsonl') };
 }
 
@@ -100,14 +99,18 @@ test('/sessions lists recent sessions; /resume <id> switches and reprints the tr
   assert.match(s, new RegExp(`  ${first}  \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}     1 turn  knee pain after running`));
   assert.match(s, new RegExp(`● ${t.controller.session.id} .* 1 turn  headache`));
 
-  const clears = t.writes.filter((w) => w === CLEAR_SCREEN).length;
+  const shown = t.screen();
   await t.send(`/resume ${first}`);
   await t.waitForText(`resumed session ${first}`);
-  assert.equal(t.writes.filter((w) => w === CLEAR_SCREEN).length, clears + 1, 'the screen is cleared before the reprint');
-  // What the terminal shows after the clear: everything from the reprinted header on.
-  const after = t.screen().slice(t.screen().lastIndexOf('medchat 0.0.0-test'));
+  assert.deepEqual(t.writes, [], 'no screen clear');
+  // The resumed turns are printed below what was there, which stays: nothing is cleared or reprinted.
+  const s2 = t.screen();
+  assert.equal(s2.split('medchat 0.0.0-test').length, 2, 'the header once');
+  const printedBefore = shown.slice(0, shown.lastIndexOf('Recent sessions'));
+  assert.ok(s2.startsWith(printedBefore), 'what was printed is still there, as it was');
+  const after = s2.slice(s2.indexOf(`resumed session ${first}`));
   assert.match(after, /› knee pain after running[\s\S]*Ibuprofen with food\./);
-  assert.doesNotMatch(after, /headache|Drink water/, 'the other conversation is gone from the screen');
+  assert.doesNotMatch(after, /headache|Drink water/, 'only the resumed conversation below the notice');
   double.chat.enqueue({ content: ['Ice it.'] });
   await t.send('and swelling?');
   await t.idle();
@@ -205,19 +208,53 @@ test('a conversation past the threshold is summarised before sending, and the tr
   }
 });
 
-test('a message too long for the window is a message on screen, not a crash, and nothing is sent', async () => {
+test('a message too long for the window is not sent: it goes back in the box, with the numbers; /retry has nothing to send', async () => {
   const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 4096, maxTokens: 512 } });
   const before = double.chat.requests.length;
   t.press(`\x1b[200~${'lab result 42 mmol/L\n'.repeat(1500)}\x1b[201~`);
-  await t.waitForText('[pasted');
+  await t.waitForText('[pasted 1500 lines]');
   t.press('\r');
   await t.idle();
-  assert.match(t.screen().replace(/\n/g, ' '), /✗ this message is too long for the model: about \d+ tokens/);
+  const flat = () => t.screen().replace(/\s+/g, ' ');
+  await waitFor(() => /your question is back in the box/.test(flat()), 5000, 'the question back in the box');
+  assert.match(flat(), /✗ too long to send: about [\d.]+k tokens; the 4k window has room for 3\.6k after 512 for the answer/);
+  assert.match(flat(), /your question is back in the box: shorten it, or lower \/max-tokens/);
+  assert.match(t.screen(), /│ › \[pasted 1500 lines\]/, 'the draft is in the box again, folded as it was pasted');
+  assert.doesNotMatch(t.screen(), /\/retry sends it again/);
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
+  assert.equal(t.controller.conversation.turns.length, 0, 'the refused question is not part of the conversation');
+  t.press('\x03'); // clear the box
+  await waitFor(() => !t.screen().includes('│ › [pasted'), 5000, 'the box cleared');
+  await t.send('/retry');
+  await t.waitForText('nothing to retry yet');
   double.chat.enqueue({ content: ['Still here.'] });
   await t.send('short question');
   await t.idle();
   assert.match(t.screen(), /Still here\./);
+  assert.deepEqual(messagesOf(double, -1).map((m) => m.content), ['short question']);
+});
+
+test('a question the service refuses as too long, even after medchat trims, goes back in the box too', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false } });
+  const refusal = { status: 400, body: JSON.stringify({ error: { message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } }) };
+  double.chat.enqueue(refusal);
+  double.chat.enqueue(refusal);
+  const before = double.chat.requests.length;
+  await t.send('a question the service finds too long');
+  await t.idle();
+  await waitFor(() => /your question is back in the box/.test(t.screen().replace(/\s+/g, ' ')), 5000, 'the question back in the box');
+  assert.match(t.screen().replace(/\s+/g, ' '), /✗ .*too long for the model \(400[^)]*\).*your question is back in the box: shorten it, or start over with \/new/);
+  assert.match(t.screen(), /│ › a question the service finds too long/);
+  assert.equal(double.chat.requests.length, before + 2, 'asked once, and once more after learning the real count');
+  assert.equal(t.controller.conversation.turns.length, 0);
+});
+
+test('a question typed over while the refusal came back stays in the prompt history instead', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: false, contextWindow: 4096, maxTokens: 512 } });
+  t.controller.returnDraft = () => false; // the box holds something else
+  t.controller.submit('lab result 42 mmol/L\n'.repeat(1500));
+  await t.idle();
+  assert.match(t.screen().replace(/\s+/g, ' '), /your question is in the prompt history \(Up\): shorten it/);
 });
 
 test('/compact summarises all but the last two exchanges now; the next request sends the summary', async () => {

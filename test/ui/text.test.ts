@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as ed from '../../src/ui/text/editor.js';
@@ -10,6 +9,7 @@ import { lastSafeSplit } from '../../src/ui/text/split.js';
 import { formatWindow, meterText } from '../../src/ui/text/format.js';
 import { stripAnsi, textWidth, wrapLine } from '../../src/ui/text/width.js';
 import { PromptHistory } from '../../src/ui/prompt-history.js';
+import { tempDir } from '../support/temp.js';
 
 const keys = (...events: string[]) => {
   const d = new KeyDecoder();
@@ -122,7 +122,7 @@ test('footer meter: 23.4k / 128k · 18%, warning colour near the limit', () => {
 });
 
 test('prompt history persists across runs in a 0600 file', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-hist-'));
+  const dir = tempDir('medchat-hist-');
   const file = path.join(dir, 'sub', 'prompt-history.jsonl');
   const h = new PromptHistory(file);
   h.add('first question');

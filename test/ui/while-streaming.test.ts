@@ -83,7 +83,7 @@ test('Enter while an answer streams queues the question; it is sent when the ans
   assert.doesNotMatch(t.screen(), /queued:/);
 });
 
-test('Esc takes back the queued question first (Up recalls it); the next Esc stops the answer', async () => {
+test('Esc takes back the queued question first, into the box; the next Esc stops the answer', async () => {
   double.chat.enqueue({ content: ['Still ', 'going'], stallAfter: 2 });
   const t = await renderChat(double.url, { settings: { thinking: false } });
   await t.send('first');
@@ -93,14 +93,15 @@ test('Esc takes back the queued question first (Up recalls it); the next Esc sto
   await t.waitForText('queued: second');
   t.press('\x1b');
   await waitFor(() => !t.screen().includes('queued:'), 5000, 'the queued question to go');
+  await t.waitForText('› second'); // back in the box
   assert.equal(t.controller.busy, true, 'the answer still streams');
   assert.doesNotMatch(t.screen(), /interrupted/);
   t.press('\x1b');
   await t.waitForText('■ interrupted');
   await t.idle();
   assert.equal(double.chat.requests.length, sent, 'the taken-back question was never sent');
-  t.press('\x1b[A');
-  await t.waitForText('› second');
+  t.press('\r');
+  await t.waitForText('You said: second');
 });
 
 test('a question queued behind an answer that fails is not sent, and the screen says so', async () => {

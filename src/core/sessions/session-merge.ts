@@ -1,5 +1,5 @@
 import type { ContextState } from '../context.js';
-import type { SessionData, StoredTurn } from './store.js';
+import type { SessionData, StoredTurn } from './session-data.js';
 
 /**
  * Two medchat processes can write one session at once (`medchat -c` twice, or the chat screen

@@ -9,6 +9,7 @@ import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file
 import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { dataDir } from '../paths.js';
+import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
 
 /**
@@ -20,26 +21,7 @@ import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js
  * processes wrote meanwhile (session-merge.ts).
  * Nothing is created until the first save: `--incognito` and `history: off` never touch the disk.
  */
-export const SESSION_FORMAT = 'medchat-session';
-export const SESSION_VERSION = 1;
-
-export interface StoredTurn extends Turn {
-  /** o200k counts of `user` and `answer`, so a resumed history is not tokenised again. */
-  tokens?: { user: number; answer: number };
-}
-
-export interface SessionData {
-  format: typeof SESSION_FORMAT;
-  version: number;
-  id: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-  model: string;
-  system?: string;
-  turns: StoredTurn[];
-  context: ContextState;
-}
+export { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 
 export interface SessionInfo {
   id: string;

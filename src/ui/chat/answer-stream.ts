@@ -31,8 +31,8 @@ export async function streamAnswer(
 export interface AnswerHooks {
   /** While it streams: items to print (finished paragraphs, the folded reasoning, a fold notice) and what changed. */
   step(print: NewItem[], change: Change): void;
-  /** It ended (`live` is already gone): print `done.print`, then whatever waited for it. */
-  ended(done: FinishedTurn, outcome: TurnOutcome): void;
+  /** It ended (`live` is already gone): print `done.print`, then whatever waited for it. `error`: what the stream ended with. */
+  ended(done: FinishedTurn, outcome: TurnOutcome, turn: Turn, error: MedchatError | undefined): void;
 }
 
 /**
@@ -89,6 +89,6 @@ export class AnswerRunner {
     turn.durationMs = done.times.durationMs;
     if (done.times.reasoningMs !== undefined) turn.reasoningMs = done.times.reasoningMs;
     this.live = undefined;
-    this.hooks.ended(done, outcome);
+    this.hooks.ended(done, outcome, turn, error);
   }
 }

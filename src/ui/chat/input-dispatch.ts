@@ -82,11 +82,11 @@ export class InputDispatch {
     else this.host.ask(line.text);
   }
 
-  /** Esc: take back the last queued line; false when none was queued. */
-  cancelLast(): boolean {
-    if (!this.after.cancelLast()) return false;
-    this.host.changed();
-    return true;
+  /** Esc: take back the last queued line; undefined when none was queued. */
+  cancelLast(): QueuedLine | undefined {
+    const line = this.after.cancelLast();
+    if (line) this.host.changed();
+    return line;
   }
 
   /** Forget the queue (the conversation changed, the answer failed), saying what was not sent. */

@@ -12,8 +12,11 @@ export type { PendingView, QueuedLine } from './after-answer.js';
  * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
  */
 export type StaticItem =
-  /** Printed once, so only what cannot change: thinking on/off is in the footer, which follows /think. */
-  | { id: string; kind: 'header'; version: string; model: string; host: string; disclaimer: boolean }
+  /**
+   * `thinking` and `role` as they are now (the transcript viewer shows them). The printed header,
+   * printed once, does not show thinking on/off: the footer does, and follows /think.
+   */
+  | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean; role?: string }
   | { id: string; kind: 'user'; text: string }
   | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
   | { id: string; kind: 'answer'; text: string }

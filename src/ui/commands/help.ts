@@ -1,3 +1,5 @@
+import { keyHelpRows, PASTE_HELP } from '../text/key-help.js';
+import { textWidth, wrapLine } from '../text/width.js';
 import type { SlashCommand } from './types.js';
 
 export const help: SlashCommand = {
@@ -5,18 +7,46 @@ export const help: SlashCommand = {
   aliases: ['?'],
   help: 'list commands and keys',
   run(chat) {
-    const width = Math.max(...chat.commands.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0)));
-    const lines = chat.commands.map((c) => `  /${(c.name + (c.args ? ` ${c.args}` : '')).padEnd(width)}  ${c.help}`);
-    chat.notice(
-      [
-        'Commands:',
-        ...lines,
-        'Keys: Enter send · Ctrl+J, Alt+Enter or \\ then Enter new line · Up/Down earlier prompts · Ctrl+G edit in $EDITOR',
-        '      Ctrl+O show/hide reasoning · Esc or Ctrl+C stop an answer or stop waiting for /retexture · Ctrl+C clear the box, twice to exit · Ctrl+D exit',
-        chat.session.persistent
-          ? `Saved as session ${chat.session.id}; continue it later with: medchat -c`
-          : 'This conversation is not saved (incognito or history off).',
-      ].join('\n'),
-    );
+    const saved = chat.session.persistent
+      ? `Saved as session ${chat.session.id}; continue it later with: medchat -c`
+      : 'This conversation is not saved (incognito or history off).';
+    chat.notice(helpText(chat.commands, chat.snapshot().columns, saved));
   },
 };
+
+/** /help laid out for `width` columns: two columns, what wraps hangs under the second. */
+export function helpText(commands: readonly SlashCommand[], width: number, footer: string): string {
+  width = Math.max(20, width);
+  return [
+    'Commands:',
+    ...twoColumns(commands.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.help]), width),
+    'Keys:',
+    ...twoColumns(keyHelpRows().map((r) => [r.keys, r.does]), width),
+    ...wrapLine(PASTE_HELP, width),
+    ...wrapLine(footer, width),
+  ].join('\n');
+}
+
+const INDENT = 2;
+const GAP = 2;
+
+/**
+ * Rows of `left  right`, the right column starting at one place and wrapping under itself. A left
+ * text too wide for its column (at most 40% of the width) gets a line of its own.
+ */
+export function twoColumns(rows: ReadonlyArray<readonly [string, string]>, width: number): string[] {
+  const limit = Math.max(8, Math.min(28, Math.floor(width * 0.4)));
+  const left = Math.min(limit, Math.max(...rows.map(([l]) => (textWidth(l) <= limit ? textWidth(l) : 0))));
+  const hang = ' '.repeat(INDENT + left + GAP);
+  const out: string[] = [];
+  for (const [l, r] of rows) {
+    const w = textWidth(l);
+    if (w > left) {
+      out.push(...wrapLine(' '.repeat(INDENT) + l, width, ' '.repeat(INDENT + 2)));
+      out.push(...wrapLine(hang + r, width, hang));
+    } else {
+      out.push(...wrapLine(' '.repeat(INDENT) + l + ' '.repeat(left - w + GAP) + r, width, hang));
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import { reasoning } from './reasoning.js';
 import { resume } from './resume.js';
 import { retexture } from './retexture.js';
 import { retry } from './retry.js';
+import { role } from './role.js';
 import { sessions } from './sessions.js';
 import { system } from './system.js';
 import { think } from './think.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   newConversation,
   think,
   system,
+  role,
   maxTokens,
   retry,
   copy,
@@ -41,10 +43,15 @@ export function findCommand(commands: readonly SlashCommand[], name: string): Sl
   return commands.find((c) => c.name === n || c.aliases?.includes(n));
 }
 
-/** The hint list while typing `/na…`: commands whose name starts with what was typed. */
+/**
+ * The menu while typing `/na…`: commands whose name (or an alias) starts with what was typed, in
+ * /help order, but one named exactly that first.
+ */
 export function matchCommands(commands: readonly SlashCommand[], typed: string): SlashCommand[] {
   const m = /^\/(\S*)$/.exec(typed);
   if (!m) return [];
   const prefix = m[1]!.toLowerCase();
-  return commands.filter((c) => c.name.startsWith(prefix) || c.aliases?.some((a) => a.startsWith(prefix) && prefix.length > 0));
+  const found = commands.filter((c) => c.name.startsWith(prefix) || c.aliases?.some((a) => a.startsWith(prefix) && prefix.length > 0));
+  const exact = found.findIndex((c) => c.name === prefix || c.aliases?.includes(prefix));
+  return exact > 0 ? [found[exact]!, ...found.filter((_, i) => i !== exact)] : found;
 }

@@ -2,8 +2,8 @@ import type { SlashCommand } from './types.js';
 
 export const reasoning: SlashCommand = {
   name: 'reasoning',
-  help: 'show or hide the reasoning of every answer (Ctrl+O)',
+  help: 'read the conversation with every answer\'s reasoning, full screen (Ctrl+O; q leaves)',
   run(chat) {
-    chat.toggleReasoning();
+    chat.openTranscript();
   },
 };

@@ -1,6 +1,8 @@
 import type { Conversation } from '../../core/conversation.js';
+import type { ActiveRole, RoleSettings } from '../../core/roles/active.js';
 import type { ChatSession } from '../../core/sessions/chat-session.js';
 import type { Settings } from '../../core/settings.js';
+import type { ChatSnapshot } from '../chat/screen-state.js';
 
 /**
  * What a slash command may use of the chat screen: a small interface, so the commands do not
@@ -11,12 +13,17 @@ export interface ChatCommandHost {
   readonly conversation: Conversation;
   readonly session: ChatSession;
   readonly commands: readonly SlashCommand[];
+  /** The role in use (`-r`, `/role`); its `base` is what `/role off` restores. */
+  readonly role: ActiveRole | undefined;
+  /** What the screen shows now (its width, for /help). */
+  snapshot(): ChatSnapshot;
   /** Print a line in the transcript (after the streaming answer, if one streams). */
   notice(text: string, tone?: 'info' | 'warn' | 'error'): void;
   /** Write to the terminal as is (OSC 52). */
   rawWrite(data: string): void;
   requestExit(): void;
-  toggleReasoning(): void;
+  /** The whole conversation with its reasoning, full screen (Ctrl+O). */
+  openTranscript(): void;
   newConversation(): void | Promise<void>;
   resumeSession(ref: string): void;
   /** Ask the last question again; false when there is none. */
@@ -26,6 +33,7 @@ export interface ChatCommandHost {
   setThinking(on: boolean): void;
   setMaxTokens(n: number): void;
   setSystem(text: string | undefined): void;
+  setRole(role: ActiveRole | undefined, use: RoleSettings): void;
   sessionsText(): string;
   tokensText(): string;
 }

@@ -1,3 +1,5 @@
+import { clusterEnd, clusterStart, indexAtWidth, textWidth } from './width.js';
+
 /**
  * The input box as plain data: the text, the cursor (a UTF-16 index), and the pastes that are
  * shown as `[pasted N lines]` but sent in full. Every edit is a pure function returning a new state.
@@ -21,9 +23,12 @@ export function insert(s: EditorState, str: string): EditorState {
   return { ...s, text, cursor: s.cursor + str.length };
 }
 
+/** Lines in a text as a person counts them: a newline at the very end does not start another. */
+export const lineCount = (text: string): number => (text === '' ? 0 : text.replace(/\n$/, '').split('\n').length);
+
 export function insertPaste(s: EditorState, raw: string): EditorState {
   const text = raw.replace(/\r\n?/g, '\n');
-  const lines = text.split('\n').length;
+  const lines = lineCount(text);
   if (lines <= PASTE_FOLD_LINES) return insert(s, text);
   let label = `[pasted ${lines} lines]`;
   for (let n = 2; s.pastes.has(label) || s.text.includes(label); n++) label = `[pasted ${lines} lines #${n}]`;
@@ -48,8 +53,9 @@ function placeholderStartingAt(s: EditorState, pos: number): string | undefined 
   return undefined;
 }
 
-const prevCharLen = (text: string, pos: number) => (pos >= 2 && /[\udc00-\udfff]/.test(text[pos - 1]!) && /[\ud800-\udbff]/.test(text[pos - 2]!) ? 2 : 1);
-const nextCharLen = (text: string, pos: number) => (/[\ud800-\udbff]/.test(text[pos] ?? '') ? 2 : 1);
+/** Moves and deletes go by grapheme cluster: one glyph on screen (an emoji sequence, a letter with its marks). */
+const prevCharLen = (text: string, pos: number) => pos - clusterStart(text, pos);
+const nextCharLen = (text: string, pos: number) => clusterEnd(text, pos) - pos;
 
 function remove(s: EditorState, from: number, to: number): EditorState {
   if (from >= to) return s;
@@ -123,11 +129,11 @@ export function killToLineEnd(s: EditorState): EditorState {
   return stop === s.cursor && s.cursor < s.text.length ? remove(s, s.cursor, s.cursor + 1) : remove(s, s.cursor, stop);
 }
 
-/** The cursor's line and column (in UTF-16 units). */
+/** The cursor's line and column (in terminal cells). */
 export function position(s: EditorState): { line: number; col: number; lines: number } {
   const before = s.text.slice(0, s.cursor);
   const line = before.split('\n').length - 1;
-  return { line, col: s.cursor - (before.lastIndexOf('\n') + 1), lines: s.text.split('\n').length };
+  return { line, col: textWidth(before.slice(before.lastIndexOf('\n') + 1)), lines: s.text.split('\n').length };
 }
 
 /** Up/Down inside a multi-line draft. Returns undefined at the first/last line (history takes over). */
@@ -138,5 +144,5 @@ export function verticalMove(s: EditorState, dir: -1 | 1): EditorState | undefin
   const all = s.text.split('\n');
   let offset = 0;
   for (let i = 0; i < target; i++) offset += all[i]!.length + 1;
-  return { ...s, cursor: offset + Math.min(col, all[target]!.length) };
+  return { ...s, cursor: offset + indexAtWidth(all[target]!, col) };
 }

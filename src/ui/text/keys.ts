@@ -3,56 +3,60 @@
  * stream into events (one escape sequence, or a run of plain text); this maps each event to a
  * `Key`, and tracks bracketed paste (ESC[200~ … ESC[201~) so pasted newlines never send.
  */
-export type Key =
-  | { name: 'text'; text: string }
-  | { name: 'paste'; text: string }
-  | {
-      name:
-        | 'enter' | 'newline' | 'backspace' | 'delete' | 'left' | 'right' | 'up' | 'down' | 'home' | 'end'
-        | 'word-left' | 'word-right' | 'kill-word-before' | 'kill-word-after' | 'kill-line-start' | 'kill-line-end'
-        | 'ctrl-c' | 'ctrl-d' | 'ctrl-g' | 'ctrl-o' | 'ctrl-l' | 'escape' | 'tab' | 'page-up' | 'page-down' | 'ignored';
-    };
+export type NamedKey =
+  | 'enter' | 'newline' | 'backspace' | 'delete' | 'left' | 'right' | 'up' | 'down' | 'home' | 'end'
+  | 'word-left' | 'word-right' | 'kill-word-before' | 'kill-word-after' | 'kill-line-start' | 'kill-line-end'
+  | 'ctrl-c' | 'ctrl-d' | 'ctrl-g' | 'ctrl-o' | 'ctrl-l' | 'escape' | 'tab' | 'shift-tab' | 'page-up' | 'page-down';
 
-const SEQUENCES: Record<string, Key['name']> = {
-  '\r': 'enter',
-  '\n': 'newline', // Ctrl+J
-  '\x1b\r': 'newline', // Alt+Enter
-  '\x1b\n': 'newline',
-  '\x1b[13;2u': 'newline', // Shift+Enter (kitty / CSI u)
-  '\x1b[13;3u': 'newline',
-  '\x1b[27;2;13~': 'newline',
-  '\x7f': 'backspace',
-  '\b': 'backspace',
-  '\x1b\x7f': 'kill-word-before', // Alt+Backspace
-  '\x1b\b': 'kill-word-before',
-  '\x1b[3~': 'delete',
-  '\x1b[D': 'left', '\x1bOD': 'left',
-  '\x1b[C': 'right', '\x1bOC': 'right',
-  '\x1b[A': 'up', '\x1bOA': 'up',
-  '\x1b[B': 'down', '\x1bOB': 'down',
-  '\x1b[H': 'home', '\x1bOH': 'home', '\x1b[1~': 'home', '\x1b[7~': 'home',
-  '\x1b[F': 'end', '\x1bOF': 'end', '\x1b[4~': 'end', '\x1b[8~': 'end',
-  '\x1b[5~': 'page-up', '\x1b[6~': 'page-down',
-  '\x1b[1;5D': 'word-left', '\x1b[1;3D': 'word-left', '\x1b\x1b[D': 'word-left', '\x1bb': 'word-left', '\x1b[5D': 'word-left',
-  '\x1b[1;5C': 'word-right', '\x1b[1;3C': 'word-right', '\x1b\x1b[C': 'word-right', '\x1bf': 'word-right', '\x1b[5C': 'word-right',
-  '\x1bd': 'kill-word-after',
-  '\x01': 'home', // Ctrl+A
-  '\x05': 'end', // Ctrl+E
-  '\x02': 'left', // Ctrl+B
-  '\x06': 'right', // Ctrl+F
-  '\x17': 'kill-word-before', // Ctrl+W
-  '\x15': 'kill-line-start', // Ctrl+U
-  '\x0b': 'kill-line-end', // Ctrl+K
-  '\x03': 'ctrl-c',
-  '\x04': 'ctrl-d',
-  '\x07': 'ctrl-g',
-  '\x0f': 'ctrl-o',
-  '\x0c': 'ctrl-l',
-  '\x10': 'up', // Ctrl+P
-  '\x0e': 'down', // Ctrl+N
-  '\x1b': 'escape',
-  '\t': 'tab',
-};
+export type Key = { name: 'text'; text: string } | { name: 'paste'; text: string } | { name: NamedKey | 'ignored' };
+
+/**
+ * Every key the decoder knows: what a person presses (the label /help shows), the key it means,
+ * and the bytes terminals send for it. The one list /help, the README and the tests read.
+ */
+export const KEY_BINDINGS: ReadonlyArray<{ label: string; key: NamedKey; sends: readonly string[] }> = [
+  { label: 'Enter', key: 'enter', sends: ['\r'] },
+  { label: 'Ctrl+J', key: 'newline', sends: ['\n'] },
+  { label: 'Alt+Enter', key: 'newline', sends: ['\x1b\r', '\x1b\n', '\x1b[13;3u'] },
+  { label: 'Shift+Enter', key: 'newline', sends: ['\x1b[13;2u', '\x1b[27;2;13~'] },
+  { label: 'Backspace', key: 'backspace', sends: ['\x7f', '\b'] },
+  { label: 'Delete', key: 'delete', sends: ['\x1b[3~'] },
+  { label: 'Left', key: 'left', sends: ['\x1b[D', '\x1bOD'] },
+  { label: 'Ctrl+B', key: 'left', sends: ['\x02'] },
+  { label: 'Right', key: 'right', sends: ['\x1b[C', '\x1bOC'] },
+  { label: 'Ctrl+F', key: 'right', sends: ['\x06'] },
+  { label: 'Ctrl+Left', key: 'word-left', sends: ['\x1b[1;5D', '\x1b[5D'] },
+  { label: 'Alt+Left', key: 'word-left', sends: ['\x1b[1;3D', '\x1b\x1b[D'] },
+  { label: 'Alt+B', key: 'word-left', sends: ['\x1bb'] },
+  { label: 'Ctrl+Right', key: 'word-right', sends: ['\x1b[1;5C', '\x1b[5C'] },
+  { label: 'Alt+Right', key: 'word-right', sends: ['\x1b[1;3C', '\x1b\x1b[C'] },
+  { label: 'Alt+F', key: 'word-right', sends: ['\x1bf'] },
+  { label: 'Home', key: 'home', sends: ['\x1b[H', '\x1bOH', '\x1b[1~', '\x1b[7~'] },
+  { label: 'Ctrl+A', key: 'home', sends: ['\x01'] },
+  { label: 'End', key: 'end', sends: ['\x1b[F', '\x1bOF', '\x1b[4~', '\x1b[8~'] },
+  { label: 'Ctrl+E', key: 'end', sends: ['\x05'] },
+  { label: 'Ctrl+W', key: 'kill-word-before', sends: ['\x17'] },
+  { label: 'Alt+Backspace', key: 'kill-word-before', sends: ['\x1b\x7f', '\x1b\b'] },
+  { label: 'Alt+D', key: 'kill-word-after', sends: ['\x1bd'] },
+  { label: 'Ctrl+U', key: 'kill-line-start', sends: ['\x15'] },
+  { label: 'Ctrl+K', key: 'kill-line-end', sends: ['\x0b'] },
+  { label: 'Up', key: 'up', sends: ['\x1b[A', '\x1bOA'] },
+  { label: 'Ctrl+P', key: 'up', sends: ['\x10'] },
+  { label: 'Down', key: 'down', sends: ['\x1b[B', '\x1bOB'] },
+  { label: 'Ctrl+N', key: 'down', sends: ['\x0e'] },
+  { label: 'PgUp', key: 'page-up', sends: ['\x1b[5~'] },
+  { label: 'PgDn', key: 'page-down', sends: ['\x1b[6~'] },
+  { label: 'Tab', key: 'tab', sends: ['\t'] },
+  { label: 'Shift+Tab', key: 'shift-tab', sends: ['\x1b[Z'] },
+  { label: 'Esc', key: 'escape', sends: ['\x1b'] },
+  { label: 'Ctrl+C', key: 'ctrl-c', sends: ['\x03'] },
+  { label: 'Ctrl+D', key: 'ctrl-d', sends: ['\x04'] },
+  { label: 'Ctrl+G', key: 'ctrl-g', sends: ['\x07'] },
+  { label: 'Ctrl+O', key: 'ctrl-o', sends: ['\x0f'] },
+  { label: 'Ctrl+L', key: 'ctrl-l', sends: ['\x0c'] },
+];
+
+const SEQUENCES: Record<string, NamedKey> = Object.fromEntries(KEY_BINDINGS.flatMap((b) => b.sends.map((seq) => [seq, b.key])));
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -79,7 +83,7 @@ export class KeyDecoder {
       return rest ? this.push(rest) : [];
     }
     const named = SEQUENCES[event];
-    if (named) return [{ name: named } as Key];
+    if (named) return [{ name: named }];
     if (event.startsWith('\x1b')) return [{ name: 'ignored' }];
     // A run of plain text. Without bracketed paste, a paste arrives as one run with CRs inside:
     // treat it as a paste (never send). A single trailing CR after typed text is a real Enter.
@@ -98,7 +102,7 @@ export class KeyDecoder {
         }
         if (text) keys.push({ name: 'text', text });
         text = '';
-        if (key) keys.push({ name: key } as Key);
+        if (key) keys.push({ name: key });
       }
       if (text) keys.push({ name: 'text', text });
     }

@@ -1,31 +1,69 @@
-/** Terminal cell widths without dependencies: ANSI stripped, East Asian wide characters count two, combining marks none. */
+import stringWidth from 'string-width';
+
+/**
+ * Terminal cell widths: the one measure of text for the whole chat screen (the frame writer's
+ * diff, wrapping, Markdown tables, the live rows, the input box). A grapheme cluster is one
+ * glyph, as terminals draw it: a family ZWJ sequence, `✅`, `⚠️` (VS16) and a flag are 2 cells,
+ * CJK 2, combining marks (Thai, Devanagari) none. The width of text that is not printable ASCII
+ * is string-width's (8.3.0, pinned), which is also what Ink lays its boxes out with: a line we
+ * measure as fitting, Ink measures as fitting too, and never wraps again. Where terminals disagree
+ * among themselves (Devanagari vowel signs that take a cell, and conjuncts: tmux 3.3a sums code
+ * points, xterm.js's grapheme mode takes a cluster's first character) this follows string-width.
+ */
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 
-export function charWidth(cp: number): number {
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
+/** Printable ASCII only: one cell a character, one character a cluster. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** Cells `s` takes on a terminal (colour codes and OSC sequences take none). */
+export function textWidth(s: string): number {
+  return PLAIN.test(s) ? s.length : stringWidth(s);
 }
 
-export function textWidth(s: string): number {
+let segmenter: Intl.Segmenter | undefined;
+const segment = (s: string) => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s);
+
+/** The grapheme clusters of `s` (text without escape codes), in order. */
+export function clusters(s: string): string[] {
+  if (PLAIN.test(s)) return s.split('');
+  return Array.from(segment(s), (x) => x.segment);
+}
+
+/** A code unit below this never extends the cluster before it (combining marks start at U+0300). */
+const NEVER_EXTENDS = 0x300;
+
+/** The index where the cluster that starts at (or contains) `pos` ends. */
+export function clusterEnd(text: string, pos: number): number {
+  if (pos >= text.length) return text.length;
+  const here = text.charCodeAt(pos);
+  const next = pos + 1 < text.length ? text.charCodeAt(pos + 1) : 0;
+  if (here < NEVER_EXTENDS && here !== 0x0d && next < NEVER_EXTENDS) return pos + 1;
+  const s = segment(text).containing(pos)!;
+  return s.index + s.segment.length;
+}
+
+/** The index where the cluster that ends at `pos` (the one holding `pos - 1`) starts. */
+export function clusterStart(text: string, pos: number): number {
+  if (pos <= 0) return 0;
+  const before = text.charCodeAt(pos - 1);
+  // Below U+0300 only a line feed after a carriage return joins the character before it.
+  if (before < NEVER_EXTENDS && !(before === 0x0a && text.charCodeAt(pos - 2) === 0x0d)) return pos - 1;
+  return segment(text).containing(pos - 1)!.index;
+}
+
+/** The index in `line` (no escape codes) of the first cluster at or after `cells` cells from its start. */
+export function indexAtWidth(line: string, cells: number): number {
+  if (PLAIN.test(line)) return Math.min(cells, line.length);
   let w = 0;
-  for (const ch of stripAnsi(s)) w += charWidth(ch.codePointAt(0)!);
-  return w;
+  let i = 0;
+  for (const c of clusters(line)) {
+    if (w >= cells) break;
+    w += textWidth(c);
+    i += c.length;
+  }
+  return i;
 }
 
 /** How many terminal rows `text` takes at `columns` (each line wraps on its own). */
@@ -36,29 +74,40 @@ export function rowsFor(text: string, columns: number): number {
   return rows;
 }
 
+/** Tokens of a line: SGR colour codes, OSC sequences (links), other escapes, spaces, words. */
+const TOKENS = /\x1b\[[0-9;]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\s+|[^\s\x1b]+|\x1b/g;
+const OSC8 = /^\x1b\]8;[^;]*;([^\x07\x1b]*)/;
+const OSC8_CLOSE = '\x1b]8;;\x1b\\';
+
 /**
- * Word-wrap one line that may hold SGR colour codes, to `width` cells. `indent` is put in front of
- * continuation lines (hanging indent for list items and quotes). Words longer than the width are cut.
+ * Word-wrap one line that may hold SGR colour codes (and OSC 8 links), to `width` cells. `indent`
+ * is put in front of continuation lines (hanging indent for list items and quotes); no
+ * continuation line starts with a space. Words longer than the width are cut between grapheme
+ * clusters. Colours and a link open at a break are closed there and opened again after the indent.
  */
 export function wrapLine(line: string, width: number, indent = ''): string[] {
   width = Math.max(4, width);
   if (textWidth(line) <= width) return [line];
   const out: string[] = [];
   const indentW = textWidth(indent);
-  // Tokens: ANSI codes (zero width), spaces, words.
-  const tokens = line.match(/\x1b\[[0-9;]*m|\s+|[^\s\x1b]+|\x1b/g) ?? [];
+  const tokens = line.match(TOKENS) ?? [];
   let cur = '';
   let curW = 0;
   let active = ''; // SGR codes in effect, to carry over a break
+  let link = ''; // the OSC 8 link open, to carry over a break
   const push = () => {
-    out.push(cur.replace(/\s+$/, '') + (active ? '\x1b[0m' : ''));
-    cur = indent + active;
+    out.push(cur.replace(/\s+$/, '') + (link ? OSC8_CLOSE : '') + (active ? '\x1b[0m' : ''));
+    cur = indent + active + link;
     curW = indentW;
   };
   for (const tok of tokens) {
-    if (tok.startsWith('\x1b[')) {
+    if (tok.startsWith('\x1b')) {
       cur += tok;
-      active = tok === '\x1b[0m' || tok === '\x1b[m' ? '' : active + tok;
+      if (tok.startsWith('\x1b[')) active = tok === '\x1b[0m' || tok === '\x1b[m' ? '' : active + tok;
+      else {
+        const osc = OSC8.exec(tok);
+        if (osc) link = osc[1] ? tok : '';
+      }
       continue;
     }
     const w = textWidth(tok);
@@ -72,10 +121,10 @@ export function wrapLine(line: string, width: number, indent = ''): string[] {
     }
     if (curW + w > width && curW > indentW) push();
     if (w > width - indentW) {
-      for (const ch of tok) {
-        const cw = charWidth(ch.codePointAt(0)!);
-        if (curW + cw > width) push();
-        cur += ch;
+      for (const c of clusters(tok)) {
+        const cw = textWidth(c);
+        if (curW + cw > width && curW > indentW) push();
+        cur += c;
         curW += cw;
       }
       continue;
@@ -85,4 +134,12 @@ export function wrapLine(line: string, width: number, indent = ''): string[] {
   }
   if (stripAnsi(cur).trim() || out.length === 0) out.push(cur.replace(/\s+$/, ''));
   return out;
+}
+
+/** Each line of `text` wrapped to `width` cells (continuation lines after `indent`), joined again. */
+export function wrapText(text: string, width: number, indent = ''): string {
+  return text
+    .split('\n')
+    .map((l) => wrapLine(l, width, indent).join('\n'))
+    .join('\n');
 }

@@ -74,11 +74,11 @@ test('Esc takes back the last queued line; a dropped queue is said, with how to 
   state.streaming = true;
   input.submit('first');
   input.submit('second');
-  assert.equal(input.cancelLast(), true);
+  assert.deepEqual(input.cancelLast(), { text: 'second', command: false });
   assert.deepEqual(after.view()?.queued.map((l) => l.text), ['first']);
   input.dropQueued('not sent');
   assert.deepEqual(log, ['warn: not sent: "first"; Up recalls it']);
-  assert.equal(input.cancelLast(), false, 'nothing queued');
+  assert.equal(input.cancelLast(), undefined, 'nothing queued');
 });
 
 test('while a job runs: a question is refused (the draft stays); a command that needs the screen too', async () => {

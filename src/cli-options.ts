@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
+
+/**
+ * What the program (cli.ts) and the modes it starts share: the chat flags, the options every
+ * command that talks to the service takes, and the warning about a key given as a flag. Lives
+ * below cli.ts, so nothing imports the program back.
+ */
+export interface ChatFlags {
+  prompt?: string;
+  think?: boolean;
+  maxTokens?: string;
+  temperature?: string;
+  topP?: string;
+  system?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  stream: boolean;
+  idleTimeout?: string;
+  reasoning: 'show' | 'hide';
+  json?: boolean;
+  jsonl?: boolean;
+  stdin: boolean;
+  /** Sessions (issue 4): continue the last conversation, resume one, or save nothing. */
+  continue?: boolean;
+  resume?: string;
+  incognito?: boolean;
+}
+
+export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
+  return {
+    'base-url': o.baseUrl,
+    'api-key': o.apiKey,
+    model: o.model,
+    'max-tokens': o.maxTokens,
+    thinking: o.think,
+    temperature: o.temperature,
+    'top-p': o.topP,
+    'idle-timeout': o.idleTimeout,
+  };
+}
+
+export function warnAboutKeyFlag(o: { apiKey?: string }): void {
+  if (o.apiKey) {
+    process.stderr.write(KEY_FLAG_WARNING);
+  }
+}
+
+/** Options shared by every command that talks to the service. */
+export function addServiceOptions(cmd: Command): Command {
+  return cmd
+    .option('--base-url <url>', 'service root address (overrides config and MEDCHAT_BASE_URL)')
+    .option('--api-key <key>', 'API key (visible to other users in the process list; prefer MEDCHAT_API_KEY)');
+}

@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { usageError } from '../core/errors.js';
+import { writeUserFile } from '../core/io/user-file.js';
+import { BUILTIN_ROLES } from '../core/roles/builtins.js';
+import { ROLE_NAME, RoleFileError, parseRole } from '../core/roles/role.js';
+import { listRoles, rolesDir } from '../core/roles/store.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
+import { isTty } from '../core/terminal.js';
+
+/** Role files are the user's own text: exact on a pipe, sanitised on a terminal. */
+const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
+
+export function rolesList(o: { json?: boolean }): number {
+  const entries = listRoles();
+  if (o.json) {
+    const rows = entries.map((e) => ({
+      name: e.name,
+      source: e.source,
+      replaces_built_in: e.replacesBuiltIn,
+      description: e.role?.description ?? '',
+      file: e.file ?? null,
+      thinking: e.role?.thinking ?? null,
+      max_tokens: e.role?.maxTokens ?? null,
+      temperature: e.role?.temperature ?? null,
+      schema: Boolean(e.role?.schema),
+      problem: e.problem ?? null,
+    }));
+    print(jsonForTerminal(rows, 2) + '\n');
+    return 0;
+  }
+  const width = Math.max(...entries.map((e) => e.name.length));
+  for (const e of entries) {
+    const source = e.source === 'built-in' ? 'built-in' : e.replacesBuiltIn ? 'yours*' : 'yours';
+    const about = e.problem ? `(cannot be used: ${e.problem})` : (e.role?.description ?? '');
+    print(`${e.name.padEnd(width)}  ${source.padEnd(8)}  ${sanitizeLine(about)}\n`);
+  }
+  if (entries.some((e) => e.replacesBuiltIn)) process.stderr.write('* your file replaces the built-in role of that name\n');
+  return 0;
+}
+
+export function rolesShow(name: string): number {
+  const file = userFile(name);
+  if (fs.existsSync(file)) {
+    const text = fs.readFileSync(file, 'utf8');
+    print(text.endsWith('\n') ? text : text + '\n');
+    const problem = problemIn(name, text, file);
+    if (problem) process.stderr.write(`medchat: warning: ${sanitizeLine(problem)}\n`);
+    return 0;
+  }
+  if (Object.hasOwn(BUILTIN_ROLES, name)) {
+    print(BUILTIN_ROLES[name]!);
+    return 0;
+  }
+  throw noSuchRole(name);
+}
+
+export function rolesPath(): number {
+  process.stdout.write(rolesDir() + '\n');
+  return 0;
+}
+
+/** A new role starts from this. */
+export function roleTemplate(name: string): string {
+  return `---
+description: ${name}: what this role does, in one line
+# thinking: on
+# max-tokens: 4096
+# temperature: 0.3
+# schema: name, dose_mg number, route
+---
+You are a clinical assistant. Describe here what the model should do with the text it is given, what to keep exactly as written, and what to do when information is missing.
+`;
+}
+
+export function rolesEdit(name: string): number {
+  const file = userFile(name);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const builtIn = Object.hasOwn(BUILTIN_ROLES, name);
+    writeUserFile(file, builtIn ? BUILTIN_ROLES[name]! : roleTemplate(name));
+    process.stderr.write(builtIn ? `copied the built-in role ${name} to ${file}; your copy is used from now on\n` : `new role ${name} from a template: ${file}\n`);
+  }
+  if (!isTty(process.stdin) || !isTty(process.stdout)) {
+    // No terminal to edit in: say where the file is, for the caller's own editor.
+    process.stdout.write(file + '\n');
+    return 0;
+  }
+  const editor = process.env.VISUAL || process.env.EDITOR || (process.platform === 'win32' ? 'notepad' : 'vi');
+  const r =
+    process.platform === 'win32'
+      ? spawnSync(editor, [file], { stdio: 'inherit', shell: true })
+      : spawnSync(process.env.SHELL || '/bin/sh', ['-c', `${editor} "$1"`, 'medchat-editor', file], { stdio: 'inherit' });
+  if (r.error || r.status !== 0) throw usageError(`the editor (${editor}) did not finish cleanly; the role file is ${file}`);
+  const problem = problemIn(name, fs.readFileSync(file, 'utf8'), file);
+  if (problem) throw usageError(`${problem}; fix it with: medchat roles edit ${name}`);
+  process.stderr.write(`saved ${file}\n`);
+  return 0;
+}
+
+function userFile(name: string): string {
+  if (!ROLE_NAME.test(name)) throw usageError(`"${name}" cannot be a role name: use letters, digits, _ and - (up to 64)`);
+  return path.join(rolesDir(), `${name}.md`);
+}
+
+function problemIn(name: string, text: string, file: string): string | undefined {
+  try {
+    parseRole(name, text, 'user', file);
+    return undefined;
+  } catch (err) {
+    if (err instanceof RoleFileError) return `${file}: ${err.message}`;
+    throw err;
+  }
+}
+
+function noSuchRole(name: string) {
+  return usageError(`no role "${name}"; the roles are: ${listRoles().map((e) => e.name).join(', ')} (medchat roles list)`);
+}

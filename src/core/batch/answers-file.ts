@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { usageError } from '../errors.js';
+import { FileWriteError, toWriteError } from '../io/atomic-file.js';
+import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
+import { idKey } from './items.js';
+import { readLines } from './lines.js';
+
+/**
+ * The answers file of a batch (`-o`): JSON lines, appended as each answer finishes, and read back
+ * on the next run so that finished answers are skipped (resume).
+ *
+ * Whole lines only. Each line goes down in one write of the complete line (O_APPEND), looping only
+ * if the system takes part of it; if a write fails (a full disk), the file is cut back to the end
+ * of the last whole line before the error is reported. A process killed mid-run (SIGKILL, a crash)
+ * leaves whole lines, since the kernel holds every finished write; a torn last line can only come
+ * from a power cut or a machine crash, and is found and cut off when the file is opened again.
+ *
+ * fsync policy: every SYNC_INTERVAL_MS (1 s) while lines were written, and at the end. Syncing each
+ * line would cost a disk flush per answer (hundreds a second at -j 16 on a fast service) to save,
+ * on a power cut only, at most the last second of answers, which the next run asks for again. A
+ * killed process loses nothing either way.
+ */
+export const SYNC_INTERVAL_MS = 1000;
+const MAX_ANSWER_LINE_BYTES = 256 * 1024 * 1024;
+
+export interface ResumeState {
+  /** Ids (idKey) answered without an error. */
+  answered: Set<string>;
+  /** Lines with an error for ids that run again now: removed from the file. */
+  retried: number;
+  /** Bytes of a torn last line that were cut off (0 when the file ended cleanly). */
+  tornBytes: number;
+}
+
+export interface AnswersFileOptions {
+  ops?: FileOps;
+  /** The ids in this run's input: error lines for them are removed, since they are asked again. */
+  inputIds?: ReadonlyMap<string, unknown>;
+  syncIntervalMs?: number;
+  /** A flush that failed in the background (the next append throws too). */
+  onFailure?: (err: FileWriteError) => void;
+}
+
+interface Reading {
+  answered: Set<string>;
+  errorIds: Set<string>;
+  errorLines: number;
+  /** Byte offset just past the last whole answer line. */
+  goodEnd: number;
+  /** The last answer line has no line break after it. */
+  unterminated: boolean;
+}
+
+export class AnswersFile {
+  /** Lines appended by this run. */
+  written = 0;
+  private failure: FileWriteError | undefined;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    readonly file: string,
+    private readonly ops: FileOps,
+    private fd: number | undefined,
+    private size: number,
+    private readonly opts: AnswersFileOptions,
+  ) {}
+
+  /** Open for appending, reading back what an earlier run wrote (and repairing a torn tail). */
+  static async open(file: string, opts: AnswersFileOptions = {}): Promise<{ out: AnswersFile; resume: ResumeState }> {
+    const ops = opts.ops ?? nodeFileOps;
+    const resume: ResumeState = { answered: new Set(), retried: 0, tornBytes: 0 };
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw toWriteError(file, err);
+    }
+    let unterminated = false;
+    if (stat) {
+      if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', 'it is a folder');
+      if (!stat.isFile()) throw usageError(`-o ${file} is not a regular file; leave out -o to write the answers to stdout`);
+      const r = await readAnswers(file);
+      resume.answered = r.answered;
+      resume.tornBytes = stat.size - r.goodEnd;
+      unterminated = r.unterminated;
+      const drop = (key: string) => r.answered.has(key) || Boolean(opts.inputIds?.has(key));
+      const dropped = [...r.errorIds].filter(drop);
+      if (dropped.length) {
+        resume.retried = await rewriteWithout(file, ops, r.goodEnd, (key, failed) => failed && drop(key));
+        unterminated = false;
+      } else if (resume.tornBytes > 0) {
+        try {
+          fs.truncateSync(file, r.goodEnd);
+        } catch (err) {
+          throw toWriteError(file, err);
+        }
+      }
+    }
+    let fd: number;
+    try {
+      fd = ops.open(file, 'a', 0o600);
+    } catch (err) {
+      throw toWriteError(file, err);
+    }
+    const out = new AnswersFile(file, ops, fd, fs.fstatSync(fd).size, opts);
+    if (unterminated) out.appendBytes(Buffer.from('\n'));
+    return { out, resume };
+  }
+
+  /** Append one record as one JSON line. Throws a FileWriteError (the file still ends in a whole line). */
+  append(record: object): void {
+    this.appendBytes(Buffer.from(JSON.stringify(record) + '\n', 'utf8'));
+    this.written++;
+  }
+
+  private appendBytes(bytes: Buffer): void {
+    if (this.failure) throw this.failure;
+    if (this.fd === undefined) throw new FileWriteError(this.file, 'EBADF', 'it is closed');
+    try {
+      writeAll(this.ops, this.fd, bytes);
+    } catch (err) {
+      // Cut back to the last whole line: the file stays valid JSON lines.
+      try {
+        fs.ftruncateSync(this.fd, this.size);
+      } catch {
+        // the next run cuts the torn line off when it reads the file
+      }
+      throw this.fail(err);
+    }
+    this.size += bytes.length;
+    this.dirty = true;
+    this.timer ??= setInterval(() => this.syncInBackground(), this.opts.syncIntervalMs ?? SYNC_INTERVAL_MS).unref();
+  }
+
+  private fail(err: unknown): FileWriteError {
+    this.failure ??= toWriteError(this.file, err);
+    return this.failure;
+  }
+
+  private syncInBackground(): void {
+    try {
+      this.sync();
+    } catch (err) {
+      this.opts.onFailure?.(err as FileWriteError);
+    }
+  }
+
+  /** Flush what was written to the disk. */
+  sync(): void {
+    if (!this.dirty || this.fd === undefined || this.failure) return;
+    this.dirty = false;
+    try {
+      this.ops.fsync(this.fd);
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+
+  /** Flush and close. Throws a FileWriteError if the last flush failed. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    try {
+      this.sync();
+    } finally {
+      this.fd = undefined;
+      try {
+        this.ops.close(fd);
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    if (this.failure) throw this.failure;
+  }
+}
+
+/** A line an answers file holds: a JSON object with an id. */
+function answerLine(text: string): { key: string; failed: boolean } | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const { id, error } = v as { id?: unknown; error?: unknown };
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  return { key: idKey(id), failed: error !== undefined && error !== null && error !== false };
+}
+
+async function readAnswers(file: string): Promise<Reading> {
+  const r: Reading = { answered: new Set(), errorIds: new Set(), errorLines: 0, goodEnd: 0, unterminated: false };
+  let firstBad: number | undefined;
+  const stream = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+  try {
+    for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
+      if (!line.text.trim() && !line.text.includes('\u0000')) continue;
+      const a = answerLine(line.text);
+      if (!a) {
+        firstBad ??= line.lineNo;
+        continue;
+      }
+      if (firstBad !== undefined) {
+        throw usageError(
+          `${file} line ${firstBad} is not an answer line (a JSON object with an "id"); medchat does not add to a file it cannot read back: choose another -o, or fix that line`,
+        );
+      }
+      r.goodEnd = line.end;
+      r.unterminated = !line.terminated;
+      if (a.failed) {
+        r.errorIds.add(a.key);
+        r.errorLines++;
+      } else {
+        r.answered.add(a.key);
+      }
+    }
+  } catch (err) {
+    if ((err as { kind?: string }).kind === 'usage') throw err;
+    throw usageError(`cannot read ${file} back to resume (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  } finally {
+    stream.destroy();
+  }
+  return r;
+}
+
+/**
+ * Replace the file with a copy that leaves out some lines (and anything past `goodEnd`): written
+ * whole to a temporary file beside it, flushed, then renamed over it. Returns how many were left out.
+ */
+async function rewriteWithout(file: string, ops: FileOps, goodEnd: number, leaveOut: (key: string, failed: boolean) => boolean): Promise<number> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  let fd: number | undefined;
+  let created = false;
+  let removed = 0;
+  const stream = fs.createReadStream(file, { end: goodEnd - 1, highWaterMark: 256 * 1024 });
+  try {
+    fd = ops.open(tmp, 'wx', 0o600);
+    created = true;
+    let batch: string[] = [];
+    const flush = () => {
+      if (batch.length) writeAll(ops, fd!, Buffer.from(batch.join(''), 'utf8'));
+      batch = [];
+    };
+    for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
+      const a = answerLine(line.text);
+      if (!a) continue;
+      if (leaveOut(a.key, a.failed)) {
+        removed++;
+        continue;
+      }
+      batch.push(line.text + '\n');
+      if (batch.length >= 256) flush();
+    }
+    flush();
+    ops.fsync(fd);
+    const open = fd;
+    fd = undefined;
+    ops.close(open);
+    ops.rename(tmp, file);
+    created = false;
+  } catch (err) {
+    if (fd !== undefined) ignore(() => ops.close(fd!));
+    if (created) ignore(() => ops.unlink(tmp));
+    if ((err as { kind?: string }).kind === 'usage') throw err;
+    throw toWriteError(file, err);
+  } finally {
+    stream.destroy();
+  }
+  return removed;
+}
+
+function ignore(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // already failing
+  }
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { usageError } from '../errors.js';
+import { idKey, parseLine, type BatchItem, type InputMode } from './items.js';
+import { LineTooLongError, readLines } from './lines.js';
+
+/**
+ * The batch input: read twice, streaming both times (memory stays flat for any number of lines).
+ * The first pass checks every line and counts them before anything is sent: a bad line or a
+ * duplicate id is refused up front with its line number, and the total is known for the progress
+ * bar. The second pass hands the items over one at a time, as the scheduler has room for them.
+ * Input that cannot be read twice (stdin, a pipe) is first copied to a private temporary file
+ * (0600, in a 0700 folder), removed when the run ends.
+ */
+export interface InputScan {
+  /** Items (not blank lines). */
+  total: number;
+  /** Every id (its key, see idKey) and the line it is on. */
+  ids: Map<string, number>;
+  /** `line N: why`, in line order; at most MAX_LISTED, then `problemCount` says how many in all. */
+  problems: string[];
+  problemCount: number;
+}
+
+const MAX_LISTED = 10;
+
+export class BatchInput {
+  private spoolDir: string | undefined;
+  private readonly removeOnExit = () => this.dispose();
+
+  private constructor(
+    /** What the user named it (for messages). */
+    readonly name: string,
+    /** The regular file read (the spool copy for stdin or a pipe). */
+    readonly file: string,
+    readonly mode: InputMode,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** `source` is a path or `-` for stdin. */
+  static async open(source: string, opts: { mode: InputMode; maxLineBytes: number; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } }): Promise<BatchInput> {
+    if (source === '-') {
+      const stdin = opts.stdin ?? process.stdin;
+      if (stdin.isTTY) throw usageError('medchat batch - reads the questions from stdin, which is a terminal here; pipe them in (… | medchat batch -) or name a file');
+      return BatchInput.spooled('stdin', stdin, opts);
+    }
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(source);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw usageError(code === 'ENOENT' ? `cannot read ${source}: no such file` : `cannot read ${source} (${code})`);
+    }
+    if (stat.isDirectory()) throw usageError(`cannot read ${source}: it is a folder`);
+    if (!stat.isFile()) return BatchInput.spooled(source, fs.createReadStream(source), opts); // a pipe: <(…)
+    return new BatchInput(source, source, opts.mode, opts.maxLineBytes);
+  }
+
+  private static async spooled(name: string, stream: NodeJS.ReadableStream, opts: { mode: InputMode; maxLineBytes: number }): Promise<BatchInput> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
+    const file = path.join(dir, 'input.jsonl');
+    const input = new BatchInput(name, file, opts.mode, opts.maxLineBytes);
+    input.spoolDir = dir;
+    process.once('exit', input.removeOnExit);
+    try {
+      await pipeline(stream, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+    } catch (err) {
+      input.dispose();
+      throw usageError(`cannot read the questions from ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    return input;
+  }
+
+  /** Remove the temporary copy, if one was made. */
+  dispose(): void {
+    process.off('exit', this.removeOnExit);
+    if (this.spoolDir) fs.rmSync(this.spoolDir, { recursive: true, force: true });
+    this.spoolDir = undefined;
+  }
+
+  /** Read stat of the file read (to refuse an output file that is the input). */
+  stat(): fs.Stats {
+    return fs.statSync(this.file);
+  }
+
+  async scan(): Promise<InputScan> {
+    const scan: InputScan = { total: 0, ids: new Map(), problems: [], problemCount: 0 };
+    const problem = (line: number, why: string) => {
+      scan.problemCount++;
+      if (scan.problems.length < MAX_LISTED) scan.problems.push(`line ${line}: ${why}`);
+    };
+    for await (const raw of this.lines()) {
+      const parsed = parseLine(raw.text, raw.lineNo, this.mode);
+      if ('blank' in parsed) continue;
+      if ('problem' in parsed) {
+        problem(raw.lineNo, parsed.problem);
+        continue;
+      }
+      scan.total++;
+      const key = idKey(parsed.item.id);
+      const first = scan.ids.get(key);
+      if (first !== undefined) problem(raw.lineNo, `the id ${JSON.stringify(parsed.item.id)} is already used on line ${first} (ids must be unique)`);
+      else scan.ids.set(key, raw.lineNo);
+    }
+    return scan;
+  }
+
+  /** The items, in input order (call after a scan without problems). */
+  async *items(): AsyncGenerator<BatchItem> {
+    for await (const raw of this.lines()) {
+      const parsed = parseLine(raw.text, raw.lineNo, this.mode);
+      if ('item' in parsed) yield parsed.item;
+    }
+  }
+
+  private async *lines() {
+    const stream = fs.createReadStream(this.file, { highWaterMark: 256 * 1024 });
+    try {
+      yield* readLines(stream, this.maxLineBytes);
+    } catch (err) {
+      if (err instanceof LineTooLongError) {
+        throw usageError(`${this.name}: ${err.message}, more than one question can hold (the model's context window); shorten it`);
+      }
+      throw usageError(`cannot read ${this.name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    } finally {
+      stream.destroy();
+    }
+  }
+}

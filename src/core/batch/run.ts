@@ -1,0 +1,256 @@
+/** `medchat batch`: flags in; answers, progress, a summary and an exit code out. */
+import fs from 'node:fs';
+import { ConfigStore } from '../config-store.js';
+import { MedchatError, usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { FileWriteError } from '../io/atomic-file.js';
+import type { FileOps } from '../io/file-ops.js';
+import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.js';
+import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
+import { makePlanner } from '../request-plan.js';
+import { loadRole, rolesDir } from '../roles/store.js';
+import { resolveSettings, type FlagValues, type Settings } from '../settings.js';
+import { exitCodeForSignal, onStopSignals, type StopSignal } from '../signals.js';
+import { stdinLimitFor } from '../stdin.js';
+import { colourAllowed, isTty, red, yellow } from '../terminal.js';
+import { AnswersFile } from './answers-file.js';
+import { BatchInput } from './input.js';
+import { idKey, type BatchItem } from './items.js';
+import { plannedBatch, type RequestPlan } from './plan.js';
+import { BatchProgress, formatCount, formatDuration } from './progress.js';
+import type { AnswerRecord } from './answer-item.js';
+import { BatchScheduler } from './scheduler.js';
+
+export interface BatchFlags {
+  output?: string;
+  jobs?: string;
+  lines?: boolean;
+  ordered?: boolean;
+  system?: string;
+  role?: string;
+  schema?: string;
+  schemaMulti?: boolean;
+  think?: boolean;
+  maxTokens?: string;
+  temperature?: string;
+  retries?: string;
+}
+
+export interface BatchIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  /** File calls for the answers file (tests put faults in them). */
+  ops?: FileOps;
+  /** false: leave SIGINT/SIGTERM/SIGHUP alone (in-process tests). */
+  signals?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_JOBS = 4;
+export const DEFAULT_BATCH_RETRIES = 4;
+/** One request may wait this long for a service that asks it to (retry-after), all waits together. */
+export const BATCH_MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+const defaultIo = (): BatchIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+
+function wholeNumber(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+/**
+ * The request plan and settings for these flags: the shared planner (request-plan.ts) with the
+ * role (-r), -s, --schema; what the command line set wins over the role.
+ */
+async function planFor(o: BatchFlags, resolved: Settings, env: NodeJS.ProcessEnv): Promise<{ plan: RequestPlan; settings: Settings }> {
+  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
+  const role = o.role !== undefined ? loadRole(o.role, rolesDir(env)) : undefined;
+  const planner = await makePlanner({
+    settings: resolved,
+    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
+    role,
+    schema: o.schema,
+    schemaMulti: o.schemaMulti,
+    system: o.system,
+  });
+  return { plan: plannedBatch(planner), settings: planner.settings };
+}
+
+export async function runBatchCommand(source: string, o: BatchFlags, flags: FlagValues, io: BatchIo = defaultIo()): Promise<number> {
+  const jobs = wholeNumber('-j', o.jobs, DEFAULT_JOBS, 1, 256);
+  const retries = wholeNumber('--retries', o.retries, DEFAULT_BATCH_RETRIES, 0, 20);
+  const env = io.env ?? process.env;
+  const { plan, settings } = await planFor(o, resolveSettings({ flags, store: new ConfigStore(env), env }), env);
+  const colour = colourAllowed(io.stderr, io.env);
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+
+  let answers: AnswersFile | undefined;
+  let scheduler: BatchScheduler | undefined;
+  let input: BatchInput | undefined;
+  // Ctrl+C (or SIGTERM, SIGHUP): before the run, leave at once (nothing was sent); during it, the
+  // first one stops it (`onStop`), a second one leaves at once. Every line written is whole.
+  let stoppedBy: StopSignal | undefined;
+  let onStop: ((signal: StopSignal) => void) | undefined;
+  const removeSignals =
+    io.signals === false
+      ? () => {}
+      : onStopSignals((signal) => {
+          if (stoppedBy || !onStop) {
+            if (onStop) writeStderrLine(`\nmedchat batch: left at once; answers in flight are lost${answers ? `, the rest is in ${answers.file}` : ''}`);
+            input?.dispose();
+            process.exit(exitCodeForSignal[signal]);
+          }
+          stoppedBy = signal;
+          onStop(signal);
+        });
+  try {
+    input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: stdinLimitFor(settings.contextWindow), stdin: io.stdin });
+    const scan = await input.scan();
+    if (scan.problemCount) {
+      for (const p of scan.problems) say(`  ${input.name} ${sanitizeLine(p)}`);
+      if (scan.problemCount > scan.problems.length) say(`  … and ${scan.problemCount - scan.problems.length} more`);
+      throw usageError(`${input.name}: ${scan.problemCount} unusable line${scan.problemCount === 1 ? '' : 's'} (above); nothing was sent`);
+    }
+    if (!scan.total) throw usageError(`${input.name} holds no questions`);
+
+    let answered = new Set<string>();
+    if (o.output !== undefined) {
+      checkNotTheInput(o.output, input);
+      const opened = await AnswersFile.open(o.output, {
+        ops: io.ops,
+        inputIds: scan.ids,
+        onFailure: (err) => scheduler?.fail(writeFailure(err, answers)),
+      }).catch((err: unknown) => {
+        throw err instanceof FileWriteError ? openFailure(err) : err;
+      });
+      answers = opened.out;
+      answered = opened.resume.answered;
+      if (opened.resume.tornBytes > 0) say(yellow(`medchat batch: ${o.output} ended in a partial line (a run cut short); removed it (${opened.resume.tornBytes} bytes)`, colour));
+      if (opened.resume.retried) say(`medchat batch: asking again the ${opened.resume.retried} question${opened.resume.retried === 1 ? '' : 's'} that failed last time`);
+    }
+    let skipped = 0;
+    for (const key of scan.ids.keys()) if (answered.has(key)) skipped++;
+    scan.ids.clear(); // not needed from here on: 100,000 ids are ~10 MB
+    const todo = scan.total - skipped;
+    if (skipped) say(`medchat batch: ${skipped} of ${scan.total} already answered in ${o.output}; ${todo} to go`);
+    if (!todo) {
+      answers?.close();
+      return ExitCode.ok;
+    }
+
+    const stdout = o.output === undefined ? new OutputWriter(io.stdout) : undefined;
+    const stdoutTty = isTty(io.stdout);
+    const write = async (record: AnswerRecord) => {
+      if (answers) {
+        try {
+          answers.append(record);
+        } catch (err) {
+          throw writeFailure(err, answers);
+        }
+        return;
+      }
+      await stdout!.write((stdoutTty ? jsonForTerminal(record) : JSON.stringify(record)) + '\n');
+      if (stdout!.closed) throw stdout!.readerGone ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone') : new MedchatError(describeWriteFailure('stdout', stdout!.failure!), ExitCode.failure, 'write');
+    };
+
+    // The redrawn bar only when the answers do not go to the same terminal (they would tear it).
+    const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr) && !(stdout && stdoutTty), colour });
+    const run = (scheduler = new BatchScheduler({
+      settings,
+      plan,
+      jobs,
+      retries,
+      maxRetryAfterMs: BATCH_MAX_RETRY_AFTER_MS,
+      ordered: Boolean(o.ordered),
+      write,
+      onChange: (e) => {
+        if (e.type === 'limit' && e.throttle) {
+          const wait = e.throttle.retryAfterMs ? `, waiting ${formatDuration(e.throttle.retryAfterMs)} as it asks` : '';
+          progress.note(yellow(`medchat batch: the service is limiting requests (${e.throttle.status}); ${e.change.from} → ${e.change.to} at a time${wait}`, colour));
+        }
+        progress.update({ stats: run.stats, inFlight: run.inFlight, limit: run.rate.limit, max: jobs });
+      },
+    }));
+
+    onStop = () => {
+      run.stop();
+      const n = run.inFlight;
+      progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight (Ctrl+C again to leave now)` : 'nothing in flight'}`);
+    };
+    const questions = input;
+    const items = async function* () {
+      for await (const item of questions.items()) if (!answered.has(idKey(item.id))) yield item as BatchItem;
+    };
+    try {
+      await run.run(items());
+    } finally {
+      progress.end();
+    }
+    try {
+      answers?.close();
+    } catch (err) {
+      run.fail(writeFailure(err, answers));
+    }
+    if (stdout) await stdout.flush();
+
+    const { stats } = run;
+    const tokens = `tokens ${formatCount(stats.promptTokens)} in / ${formatCount(stats.completionTokens)} out`;
+    say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
+    const rerun = answers ? 'run the same command again' : undefined;
+    const fatal = run.fatal;
+    if (fatal?.kind === 'reader-gone') return ExitCode.ok;
+    if (fatal) {
+      say(red(`medchat: ${sanitizeLine(fatal.message)}${rerun && fatal.kind !== 'write' ? `; finished answers are saved: fix that and ${rerun} to continue` : ''}`, colour));
+      return fatal.exitCode;
+    }
+    const left = todo - stats.answered - stats.failed;
+    if (stoppedBy) {
+      say(`medchat batch: interrupted with ${left} question${left === 1 ? '' : 's'} left${rerun ? `; ${rerun} to continue` : ''}`);
+      return exitCodeForSignal[stoppedBy];
+    }
+    if (stats.failed) {
+      say(yellow(`medchat batch: ${stats.failed} failed; their lines carry "error"${rerun ? `; ${rerun} to ask them again` : ''}`, colour));
+      return ExitCode.batchFailures;
+    }
+    return ExitCode.ok;
+  } finally {
+    removeSignals();
+    try {
+      answers?.close();
+    } catch {
+      // reported above
+    }
+    input?.dispose();
+  }
+}
+
+/** Writing the answers to the file the questions come from would destroy them. */
+function checkNotTheInput(output: string, input: BatchInput): void {
+  let out: fs.Stats;
+  try {
+    out = fs.statSync(output);
+  } catch {
+    return;
+  }
+  const inp = input.stat();
+  if (out.dev === inp.dev && out.ino === inp.ino) throw usageError(`-o ${output} is the input file; write the answers to another file`);
+}
+
+/** The answers file cannot be opened: a path to change (2), or a disk to fix (1). */
+function openFailure(err: FileWriteError): MedchatError {
+  const pathProblem = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ELOOP', 'ENAMETOOLONG'].includes(err.code);
+  return new MedchatError(`${err.message}; ${pathProblem ? 'choose another -o' : err.nextStep}`, pathProblem ? ExitCode.usage : ExitCode.failure, 'write');
+}
+
+/** A failed write of the answers file as the one line to show. */
+function writeFailure(err: unknown, answers: AnswersFile | undefined): MedchatError {
+  if (err instanceof MedchatError) return err;
+  const saved = answers ? '; every answer written before is saved in it' : '';
+  if (err instanceof FileWriteError) {
+    return new MedchatError(`${err.message}${saved}; ${err.nextStep}, then run the same command again to continue`, ExitCode.failure, 'write');
+  }
+  return new MedchatError(`cannot write the answers: ${(err as Error).message}${saved}`, ExitCode.failure, 'write');
+}

@@ -1,0 +1,28 @@
+import { capLines } from './check.js';
+import type { SchemaSpec } from './source.js';
+
+/**
+ * What the model is told. The service takes no `response_format`, so the schema travels in the
+ * system message (a standing instruction: it holds for the repair turn, and for every question
+ * of a chat); the question itself stays as the user wrote it.
+ */
+export function schemaInstruction(spec: SchemaSpec): string {
+  return [
+    'Output format: reply with exactly one JSON value that validates against the JSON Schema (draft 2020-12) below.',
+    'Reply with the JSON only: no text before or after it, no Markdown code fence, no comments.',
+    'Use only information from the conversation; do not invent facts to fill a field.',
+    '',
+    'JSON Schema:',
+    JSON.stringify(spec.schema, null, 2),
+  ].join('\n');
+}
+
+/** The follow-up question after an answer that did not validate: its errors, quoted. */
+export function repairRequest(errors: readonly string[]): string {
+  return [
+    'Your reply is not valid against the JSON Schema. Validation errors:',
+    ...capLines(errors, 20).map((e) => `- ${e}`),
+    '',
+    'Reply again with the corrected JSON only: one JSON value that validates against the schema, with no text before or after it and no code fence.',
+  ].join('\n');
+}

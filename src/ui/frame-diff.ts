@@ -1,0 +1,171 @@
+import { clusterEnd, clusterStart, textWidth } from './text/width.js';
+
+/** `line` has a grapheme cluster boundary at `at`. */
+const endsCluster = (line: string, at: number) => clusterEnd(line, clusterStart(line, at)) === at;
+
+/**
+ * Ink's frames as the frame writer reads them, and the line diff it writes instead (pure: no
+ * state, no I/O). A frame is Ink's "erase the N lines I wrote last time" followed by new content.
+ */
+export const SYNC_ON = '\x1b[?2026h';
+export const SYNC_OFF = '\x1b[?2026l';
+const ERASE_LINE_UP = '\x1b[2K\x1b[1A';
+const ERASE_LAST = '\x1b[2K\x1b[G';
+export const CURSOR_CODES = /\x1b\[\?25[lh]/g;
+/** Cursor show/hide and synchronized-output marks: writes of only these carry no content. */
+export const MODE_CODES = /\x1b\[\?(?:25|2026)[lh]/g;
+/** Only colour codes (and cursor show/hide) may appear inside diffable content. */
+const FOREIGN_ESCAPE = /\x1b(?!\[[0-9;]*m)|\r/;
+
+export interface Frame {
+  /** Lines erased before the content (Ink's eraseLines count), 0 when none. */
+  erase: number;
+  content: string;
+  sync: boolean;
+}
+
+/**
+ * Ink's writes of one tick as a frame, or undefined when they are something else. Cursor show/hide
+ * and synchronized-update marks may be anywhere (after a resize Ink erases first, then writes its
+ * frame inside the marks): they are dropped, and `sync` says whether there were any.
+ */
+export function parseFrame(data: string): Frame | undefined {
+  const sync = data.includes(SYNC_ON);
+  let s = data.replace(MODE_CODES, '');
+  let erase = 0;
+  while (s.startsWith(ERASE_LINE_UP)) {
+    erase++;
+    s = s.slice(ERASE_LINE_UP.length);
+  }
+  if (s.startsWith(ERASE_LAST)) {
+    erase++;
+    s = s.slice(ERASE_LAST.length);
+  } else if (erase > 0) return undefined;
+  if (FOREIGN_ESCAPE.test(s)) return undefined;
+  return { erase, content: s, sync };
+}
+
+/** Where the terminal's cursor is, relative to the frame's first line; `col` undefined when not known. */
+export interface Cursor {
+  row: number;
+  col: number | undefined;
+}
+
+/**
+ * Moves of the real cursor within (and just below) what the terminal shows. Rows up to `exist`
+ * are on screen; rows below it are made with a newline (which scrolls at the bottom; CUD does not).
+ */
+export class CursorMoves {
+  readonly out: string[] = [];
+  moved = false;
+  constructor(
+    public row: number,
+    public col: number | undefined,
+    private exist: number,
+  ) {}
+
+  toRow(r: number): void {
+    if (r === this.row) return;
+    this.moved = true;
+    if (r < this.row) {
+      this.out.push(this.row - r === 1 ? '\x1b[A' : `\x1b[${this.row - r}A`);
+      this.row = r;
+      return;
+    }
+    const within = Math.min(r, this.exist) - this.row;
+    if (within > 0) {
+      this.out.push(within === 1 ? '\x1b[B' : `\x1b[${within}B`);
+      this.row += within;
+    }
+    if (r > this.row) {
+      this.out.push('\n'.repeat(r - this.row));
+      this.row = r;
+      this.col = 0;
+      this.exist = Math.max(this.exist, r);
+    }
+  }
+
+  toCol(c: number): void {
+    if (c === this.col) return;
+    this.out.push(c === 0 ? '\r' : `\x1b[${c + 1}G`);
+    this.col = c;
+  }
+}
+
+export interface Diff {
+  bytes: string;
+  cursor: Cursor;
+  /** Only the end of one line was written, with no cursor moves between lines. */
+  smallOnly: boolean;
+  /** How many lines were written (or cleared). */
+  touched: number;
+}
+
+/**
+ * The bytes that turn `prev` into `next` on the terminal, starting with the cursor at `from`
+ * (default: the start of prev's last line, where Ink leaves it). Both arrays are lines as split on
+ * "\n" and end with the (empty) line the cursor sits on under the output.
+ */
+export function diffFrames(prev: readonly string[], next: readonly string[], columns: number, from?: Cursor): Diff {
+  const start: Cursor = from ?? { row: prev.length - 1, col: 0 };
+  const m = new CursorMoves(start.row, start.col, prev.length - 1);
+  let touched = 0;
+  const last = next.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const was = prev[i];
+    const line = next[i]!;
+    if (was === line) continue;
+    if (i === last && line === '' && was === undefined) continue; // made below, if needed
+    m.toRow(i);
+    touched++;
+    const w = was ? textWidth(was) : 0;
+    const nw = textWidth(line);
+    if (was !== undefined && was !== '' && w < columns && line.startsWith(was) && endsCluster(line, was.length)) {
+      // The rest of that row is blank already: just the new end (unless it goes on with the
+      // glyph the row ends with, a ZWJ sequence or a mark that came in two parts: a terminal
+      // would draw the second part as a glyph of its own).
+      m.toCol(w);
+      m.out.push(line.slice(was.length));
+    } else {
+      m.toCol(0);
+      // A shorter line: the whole row is erased first, so the terminal takes the row to be as long
+      // as its new text. (tmux counts cells blanked by CSI K as used, and wraps them onto a row of
+      // their own when the window narrows: see reflow.ts.)
+      m.out.push(...(was !== undefined && nw < w ? ['\x1b[2K', line] : [line, '\x1b[K']));
+    }
+    m.col = nw < columns ? nw : undefined; // at the last column the terminal waits to wrap: position unknown
+  }
+  if (next.length > prev.length) {
+    m.toRow(last);
+  } else if (next.length < prev.length) {
+    m.toRow(last);
+    m.toCol(0);
+    m.out.push('\x1b[J');
+    touched += 2;
+  }
+  return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved, touched };
+}
+
+/** `diffFrames` from Ink's cursor position, back there at the end (bytes only). */
+export function diffLines(prev: readonly string[], next: readonly string[], columns: number): string {
+  const d = diffFrames(prev, next, columns);
+  const back = new CursorMoves(d.cursor.row, d.cursor.col, next.length - 1);
+  back.toRow(next.length - 1);
+  back.toCol(0);
+  return d.bytes + back.out.join('');
+}
+
+/** Ink's eraseLines(n): n erased lines, ending at the start of the first. */
+function eraseLines(n: number): string {
+  return n > 0 ? ERASE_LINE_UP.repeat(n - 1) + ERASE_LAST : '';
+}
+
+const LEADING_ERASE = /^((?:\x1b\[\?25[lh]|\x1b\[\?2026[hl])*)((?:\x1b\[2K\x1b\[1A)*\x1b\[2K\x1b\[G)/;
+
+/** `data` with the erase at its start (if any) widened by `extra` lines; undefined when it has none. */
+export function widenErase(data: string, extra: number): string | undefined {
+  const m = LEADING_ERASE.exec(data);
+  if (!m) return undefined;
+  const count = (m[2]!.length - ERASE_LAST.length) / ERASE_LINE_UP.length + 1;
+  return m[1] + eraseLines(Math.max(0, count + extra)) + data.slice(m[0].length);
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Temporary folders for tests. Each is removed when the test file's process exits, whatever happened (a failing
+ * assertion, a thrown error, a timeout), so a run leaves the temp folder as it found it; test/run.mjs checks that.
+ * A test that makes many large folders may remove one earlier with `removeTemp`.
+ */
+const made = new Set<string>();
+let hooked = false;
+
+function removeAll(): void {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  made.clear();
+}
+
+export function tempDir(prefix = 'medchat-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.add(dir);
+  if (!hooked) {
+    hooked = true;
+    process.on('exit', removeAll);
+  }
+  return dir;
+}
+
+export function removeTemp(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  made.delete(dir);
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, test } from 'node:test';
+import { cleanup } from 'ink-testing-library';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { renderChat } from '../support/tui.js';
+
+let double: ServiceDouble;
+before(async () => {
+  double = await startServiceDouble();
+});
+after(() => double.close());
+afterEach(() => cleanup());
+
+/** The header as the transcript viewer shows it (the printed one is never reprinted). */
+const header = (t: { controller: { snapshot(): { items: readonly unknown[] } } }) => {
+  const h = t.controller.snapshot().items[0] as { kind: string; thinking: boolean; role?: string };
+  return `thinking ${h.thinking ? 'on' : 'off'}${h.role ? ` · role ${h.role}` : ''}`;
+};
+const lastBody = () => double.chat.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }>; max_tokens: number; enable_thinking: boolean };
+
+test('/role lists the roles; /role soap puts it in the header and its prompt and settings in the next request', async () => {
+  const t = await renderChat(double.url, { system: 'Answer in German.', settings: { thinking: true, maxTokens: 8192 } });
+  await t.send('/role');
+  await t.waitForText(/Roles:[\s\S]*soap\s+Clinical notes into a SOAP note[\s\S]*interactions/);
+  await t.send('/role soap');
+  await t.waitForText('role soap: Clinical notes into a SOAP note');
+  assert.deepEqual(t.writes, [], 'nothing cleared or reprinted');
+  assert.equal(header(t), 'thinking off · role soap');
+  double.chat.enqueue({ content: ['## Subjective'] });
+  await t.send('cough 3 days');
+  await t.idle();
+  const body = lastBody();
+  assert.match(body.messages[0]!.content, /^You are a clinical documentation assistant[\s\S]*\n\nAnswer in German\.$/);
+  assert.deepEqual([body.max_tokens, body.enable_thinking], [4096, false]);
+
+  await t.send('/role off');
+  await t.waitForText('role soap off');
+  assert.equal(header(t), 'thinking on', 'the header without the role');
+  await t.send('and now?');
+  await t.idle();
+  const back = lastBody();
+  assert.deepEqual(back.messages[0], { role: 'system', content: 'Answer in German.' });
+  assert.deepEqual([back.max_tokens, back.enable_thinking], [8192, true]);
+});
+
+test('/role with an unknown name: one line naming the roles, and nothing changes', async () => {
+  const t = await renderChat(double.url);
+  await t.send('/role sopa');
+  await t.waitForText('no role "sopa"; the roles are: soap, discharge, explain, ddx, interactions');
+  assert.equal(t.controller.role, undefined);
+  assert.equal(t.controller.conversation.system, undefined);
+});
