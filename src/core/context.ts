@@ -126,8 +126,11 @@ export class ContextManager {
     return this.calibration.ratio;
   }
 
-  /** The messages for a request that asks `upTo` (default: the last turn), as things stand now. */
-  messagesFor(conv: Conversation, upTo: Turn | undefined = conv.lastTurn): WireMessage[] {
+  /**
+   * The messages for a request that asks `upTo` (default: the last turn), as things stand now.
+   * `null`: no question: every kept turn with its answer (turns with no answer are left out).
+   */
+  messagesFor(conv: Conversation, upTo: Turn | null = conv.lastTurn ?? null): WireMessage[] {
     const out: WireMessage[] = [];
     const system = systemWithSummary(conv.system, this.state.summary?.text);
     if (system) out.push({ role: 'system', content: system });
@@ -266,12 +269,22 @@ export class ContextManager {
     return c;
   }
 
-  /** The numbers behind `/tokens` and the footer meter. `next` is the question being typed, if any. */
-  tokenBreakdown(conv: Conversation, next = ''): TokenBreakdown {
+  /**
+   * What the next request would send, as things stand: the system prompt (with the summary),
+   * every kept turn with its answer (the last one included), the question still waiting for its
+   * first word if there is one, then `next` (the question being typed).
+   */
+  nextMessages(conv: Conversation, next = ''): WireMessage[] {
     const last = conv.lastTurn;
-    const pending = last && !last.answer && (last.status === 'pending' || last.status === 'streaming') ? last : undefined;
-    const messages = this.messagesFor(conv, pending);
+    const waiting = last && !last.answer && (last.status === 'pending' || last.status === 'streaming') ? last : null;
+    const messages = this.messagesFor(conv, waiting);
     if (next) messages.push({ role: 'user', content: next });
+    return messages;
+  }
+
+  /** The numbers behind `/tokens` and the footer meter: the next request (see nextMessages). `next` is the question being typed, if any. */
+  tokenBreakdown(conv: Conversation, next = ''): TokenBreakdown {
+    const messages = this.nextMessages(conv, next);
     const scale = (raw: number) => (raw ? this.calibration.scale(raw) : 0);
     const system = conv.system ? scale(PER_MESSAGE_OVERHEAD + countText(conv.system) + REPLY_PRIMING) : scale(REPLY_PRIMING);
     const full = systemWithSummary(conv.system, this.state.summary?.text);

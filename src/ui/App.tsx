@@ -7,6 +7,7 @@ import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
 import type { LiveDrawing } from './live-drawing.js';
 import { LiveTurnView } from './LiveTurn.js';
+import { PendingLines, pendingRows } from './PendingLines.js';
 import { Transcript } from './Transcript.js';
 import * as ed from './text/editor.js';
 import { KeyDecoder, type Key } from './text/keys.js';
@@ -195,17 +196,19 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   // The same object while the draft is unchanged, so the memoised Input is skipped on streaming frames.
   const menu = useMemo(() => commandMenu(controller.commands, editor.text, menuState), [controller, editor.text, menuState]);
   const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + menuHeight(menu);
-  const maxLiveRows = Math.max(3, snap.rows - inputRows - 4);
+  const maxLiveRows = Math.max(3, snap.rows - inputRows - 4 - pendingRows(snap.pending));
   const busy = snap.live !== undefined || snap.job !== undefined;
+  const liveTurn = useCallback(() => controller.liveTurn(), [controller]);
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
   return (
     <Box flexDirection="column">
       <Transcript key={snap.epoch} items={printed} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
+      {snap.pending ? <PendingLines pending={snap.pending} /> : null}
       <Box marginTop={1} flexDirection="column">
         <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
-        <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} />
+        <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
       </Box>
     </Box>
   );

@@ -1,12 +1,17 @@
 import { Box, Text } from 'ink';
-import { memo } from 'react';
-import type { LastStats } from './chat-controller.js';
+import { memo, useEffect, useState } from 'react';
+import { liveFigures } from './chat/live-turn.js';
+import type { LastStats, LiveTurn } from './chat/screen-state.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
 
 /**
- * One line under the input: context used, the last answer's speed, and key hints (or a transient
- * message such as "press Ctrl+C again to exit"). `meter` is a prop so the context module can supply it.
- * Memoised: while an answer streams its props do not change, so React skips it every frame.
+ * One line under the input: context used, thinking on/off and the last answer's figures; or,
+ * while an answer streams, its live figures alone (elapsed, tokens, a stall sign): the next
+ * request is not known until the answer ends (the meter comes back then, counting it), and the
+ * line is rewritten below every finished paragraph, so it stays short. Then key hints (or
+ * a transient message such as "press Ctrl+C again to exit"). `meter` is a prop so the context
+ * module can supply it. Memoised: while an answer streams its props do not change, so React
+ * skips it every frame; the live figures update on their own.
  */
 export const Footer = memo(function Footer({
   meter,
@@ -15,6 +20,8 @@ export const Footer = memo(function Footer({
   message,
   pendingReprint,
   demo,
+  thinking,
+  live,
 }: {
   meter: Meter;
   last?: LastStats;
@@ -23,19 +30,28 @@ export const Footer = memo(function Footer({
   pendingReprint?: boolean;
   /** `medchat demo`: a badge first, so a screenshot cannot pass for real output. */
   demo?: boolean;
+  /** Whether the next question asks for reasoning first (follows /think). */
+  thinking?: boolean;
+  /** The streaming answer now (read on each tick, so the figures are fresh between frames). */
+  live?: () => Readonly<LiveTurn> | undefined;
 }) {
   const m = meterText(meter);
+  const streaming = busy ? live?.() : undefined;
   const parts: string[] = [];
-  if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
-  if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
-  if (last?.usage) parts.push(`${last.usage.prompt_tokens} in · ${last.usage.completion_tokens} out`);
+  if (!busy) {
+    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
+    if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
+    if (last?.usage) parts.push(`${last.usage.prompt_tokens} in · ${last.usage.completion_tokens} out`);
+  }
   const hints = busy ? 'Esc stop' + (pendingReprint ? ' · reprint after this answer' : '') : 'Enter send · Ctrl+J new line · Ctrl+O reasoning · /help';
   return (
     <Box paddingX={1}>
       <Text wrap="truncate-end">
         {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
         {demo ? ' ' : null}
-        <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>
+        {streaming ? null : <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>}
+        {thinking !== undefined && !busy ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
+        {streaming && live ? <LiveFigures live={live} /> : null}
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>
         {message ? <Text color="yellow">{message}</Text> : <Text dimColor>{hints}</Text>}
@@ -43,3 +59,27 @@ export const Footer = memo(function Footer({
     </Box>
   );
 });
+
+/**
+ * `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet. Each
+ * update rewrites the footer line, so while text is streaming (the screen moves anyway) it is
+ * re-read every 5 s; once nothing has arrived for a second, every second.
+ */
+function LiveFigures({ live }: { live: () => Readonly<LiveTurn> | undefined }) {
+  const [, setTick] = useState(0);
+  const l = live();
+  const now = Date.now();
+  const delay = l && l.phase !== 'waiting' && now - l.lastDataAt >= 1000 ? 1000 : 5000;
+  useEffect(() => {
+    const t = setTimeout(() => setTick((n) => n + 1), delay);
+    return () => clearTimeout(t);
+  });
+  if (!l) return null;
+  const f = liveFigures(l, now);
+  return (
+    <Text>
+      <Text dimColor>{f.text}</Text>
+      {f.stall ? <Text color="yellow"> · {f.stall}</Text> : null}
+    </Text>
+  );
+}

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { JobState } from './chat-controller.js';
+import type { JobState } from './chat/screen-state.js';
 import { formatSeconds } from './text/format.js';
 import { useElapsed } from './use-chat.js';
 

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { LiveTurn } from './chat-controller.js';
+import type { LiveTurn } from './chat/screen-state.js';
 import { ThinkingBlock } from './Reasoning.js';
 import type { LiveRows } from './live-rows.js';
 import { answerRows } from './text/live-rows.js';

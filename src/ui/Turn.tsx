@@ -13,7 +13,7 @@ export function TranscriptItem({ item, width }: { item: StaticItem; width: numbe
         <Box flexDirection="column">
           <Text>
             <Text bold color="cyan">medchat {item.version}</Text>
-            <Text dimColor> · {item.model} · thinking {item.thinking ? 'on' : 'off'} · {item.host}</Text>
+            <Text dimColor> · {item.model} · {item.host}</Text>
             {item.role ? <Text color="magenta"> · role {item.role}</Text> : null}
           </Text>
           {item.disclaimer ? <Text dimColor>{wrapText(DISCLAIMER, width)}</Text> : null}

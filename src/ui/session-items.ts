@@ -1,18 +1,37 @@
 import type { Compaction } from '../core/context.js';
+import { hostOf } from '../core/network-errors.js';
+import type { Settings } from '../core/settings.js';
 import { describeCompaction } from '../core/context.js';
 import type { Turn } from '../core/conversation.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
 import type { SessionInfo } from '../core/sessions/store.js';
 import { countText } from '../core/tokens.js';
-import type { NewItem } from './chat-controller.js';
+import type { NewItem } from './chat/screen-state.js';
 import type { TokenBreakdown } from '../core/context.js';
 import { formatTokens, formatWindow, type Meter } from './text/format.js';
 
 /**
- * Plain helpers behind the chat controller's session features (no React, no I/O): the transcript
- * of a resumed session, the `/sessions` list, the `/tokens` breakdown and the footer meter.
+ * Plain helpers behind the chat controller's session features (no React, no I/O): the first
+ * lines of the screen, the transcript of a resumed session, the `/sessions` list, the `/tokens`
+ * breakdown and the footer meter.
  */
+
+/** What the screen starts with: the header (what cannot change during the session), and in the demo a warning. */
+export function openingItems(o: { version: string; demo?: boolean; settings: Settings; role?: string }): NewItem[] {
+  const header: NewItem = {
+    kind: 'header',
+    version: o.demo ? `${o.version} · DEMO` : o.version,
+    model: o.settings.model,
+    thinking: o.settings.thinking,
+    host: hostOf(o.settings.baseUrl),
+    disclaimer: o.settings.disclaimer,
+    ...(o.role ? { role: o.role } : {}),
+  };
+  if (!o.demo) return [header];
+  const text = 'DEMO: answers come from a built-in stand-in service, not a medical model, and are not medical advice. Try "vital signs", "long answer", or /retexture demo.png watercolour';
+  return [header, { kind: 'notice', tone: 'warn', text }];
+}
 
 /** The printed transcript of a saved conversation: each turn as it would have been printed, folds where they happened. */
 export function itemsForTurns(turns: readonly Turn[], compactions: readonly Compaction[], stats: (t: Turn) => string): NewItem[] {

@@ -122,7 +122,8 @@ test('in a terminal: -r ddx opens the chat screen with the role in the header an
   const pane = new TmuxPane(['-r', 'ddx'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-roles' }, { home: home() });
   try {
     await pane.ready();
-    assert.match(pane.screen(), /thinking on · 127\.0\.0\.1:\d+ · role ddx/);
+    assert.match(pane.screen(), /medical-large-latest · 127\.0\.0\.1:\d+ · role ddx/);
+    assert.match(pane.screen(), /· thinking on │ Enter send/, 'thinking on/off is in the footer');
     await pane.send('54M chest pain');
     await pane.waitForText('Acute coronary syndrome');
     const body = double.chat.requests.at(-1)!.body;

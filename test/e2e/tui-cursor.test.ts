@@ -80,7 +80,7 @@ test('while an answer streams the caret keeps the cursor (with a draft), and the
   await p.waitForText('Paracetamol is taken');
   p.type('and for 退烧');
   await caretAfter(p, '› and for 退烧', 'a draft typed while the answer streams');
-  await p.waitForText(/tok\/s/);
+  await p.waitForText(/\d+ in · \d+ out/);
   await caretAfter(p, '│ › and for 退烧', 'after the answer');
   const screen = p.screen();
   assert.equal(screen.split('Paracetamol is taken every four to six hours').length, 4, `each paragraph once, none torn\n${screen}`);

@@ -63,7 +63,7 @@ async function answered(p: TmuxPane): Promise<string[]> {
   await p.ready();
   double.chat.enqueue({ reasoning: words('First the usual adult range, then what changes it. '), content: ['Sixty to a hundred at rest.\n\nFaster with fever.\n\nSlower in athletes.'] });
   await p.send('heart rate?');
-  await p.waitForText(/tok\/s · \d+ in/);
+  await p.waitForText(/\d+ in · \d+ out/);
   await idleBox(p);
   return p.all();
 }
@@ -126,7 +126,7 @@ test('Ctrl+O while an answer streams: it goes on behind the viewer and is all th
   // The reasoning, then the answer, grow in the viewer while it is open.
   await p.waitForText('Three says see a doctor', 15_000);
   p.type('q');
-  await p.waitForText(/tok\/s · \d+ in/);
+  await p.waitForText(/\d+ in · \d+ out/);
   await idleBox(p);
   const all = p.all();
   intact(all, written());
@@ -182,7 +182,7 @@ test('resizing while the reasoning streams, while the answer streams and while i
   p.tmux('resize-window', '-t', p.name, '-x', '46', '-y', '24');
   await p.waitForText('Paragraph one says', 15_000);
   p.tmux('resize-window', '-t', p.name, '-x', '64', '-y', '24');
-  await p.waitForText(/tok\/s · \d+ in/, 15_000);
+  await p.waitForText(/\d+ in · \d+ out/, 15_000);
   await idleBox(p);
   p.tmux('resize-window', '-t', p.name, '-x', '50', '-y', '24');
   await sleep(600);

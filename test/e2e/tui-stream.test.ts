@@ -27,6 +27,8 @@ const PARAGRAPHS = [
   'Paragraph four ends the answer.',
 ];
 const words = (s: string) => s.split(/(?<= )/);
+/** The answer's stats line (tok/s only when the answer's tokens arrived over a measurable time). */
+const DONE = /first token [\d.]+s · (\d+ tok\/s · )?\d+ in · \d+ out/;
 
 function pane(env: Record<string, string> = {}): TmuxPane {
   const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-stream', ...env }, { width: 60, height: 24 });
@@ -47,7 +49,7 @@ test('a long answer streams in place: the thinking preview, then the text as it 
   const mid = p.screen();
   assert.ok(!mid.includes('Paragraph four ends'), 'the answer is still streaming');
   assert.ok(!mid.includes('\u2800'), mid);
-  await p.waitForText(/tok\/s · \d+ in/);
+  await p.waitForText(DONE);
   const screen = p.screen();
   assert.ok(!screen.includes('\u2800'), screen);
   assert.match(screen, /▸ Thought for [\d.]+s/);
@@ -71,7 +73,7 @@ test('NO_COLOR: the chat screen writes no colour or styling, streaming or not', 
   await p.send('doses?');
   await waitFor(() => p.screen().includes('Paragraph one says'), 10_000, 'the answer streaming');
   assert.doesNotMatch(styled(), /\x1b\[/);
-  await p.waitForText(/tok\/s · \d+ in/);
+  await p.waitForText(DONE);
   assert.doesNotMatch(styled(), /\x1b\[/);
 });
 
@@ -84,7 +86,7 @@ test('resizing the terminal, while an answer streams and after: reflowed once it
   p.tmux('resize-window', '-t', p.name, '-x', '48', '-y', '24');
   await new Promise((r) => setTimeout(r, 300));
   p.tmux('resize-window', '-t', p.name, '-x', '70', '-y', '24');
-  await p.waitForText(/tok\/s · \d+ in/);
+  await p.waitForText(DONE);
   await new Promise((r) => setTimeout(r, 600)); // the reprint after the answer
   const check = (screen: string) => {
     const text = screen.replace(/\s+/g, ' ');

@@ -44,11 +44,13 @@ test('two turns in a real terminal; the second request carries user, assistant, 
   const cmd = `env -i PATH="$PATH" ${env.join(' ')} ${process.execPath} ${BIN}; echo "medchat exited $?"; sleep 30`;
   tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', cmd);
   await waitFor(() => screen().includes('Enter send'), 10_000, 'the chat screen');
-  assert.match(screen(), /medchat \d+\.\d+\.\d+ · medical-large-latest · thinking on/);
+  assert.match(screen(), /medchat \d+\.\d+\.\d+ · medical-large-latest · 127\.0\.0\.1:\d+/);
+  // Thinking on/off is in the footer, which follows /think (the header is printed once).
+  assert.match(screen(), /· thinking on │ Enter send/);
 
   tmux('send-keys', '-t', session, '-l', 'what counts as a fever?');
   tmux('send-keys', '-t', session, 'Enter');
-  await waitFor(() => /38 °C or more\.[\s\S]*tok\/s/.test(screen()), 10_000, () => `the first answer\n${screen()}`);
+  await waitFor(() => /38 °C or more\.[\s\S]*first token [\d.]+s/.test(screen()), 10_000, () => `the first answer\n${screen()}`);
   assert.match(screen(), /▸ Thought for [\d.]+s · 2 tokens/);
 
   tmux('send-keys', '-t', session, '-l', 'what helps?');

@@ -4,6 +4,7 @@ export const exit: SlashCommand = {
   name: 'exit',
   aliases: ['quit', 'q'],
   help: 'leave medchat',
+  whileStreaming: true,
   run(chat) {
     chat.requestExit();
   },

@@ -4,7 +4,8 @@ export const newConversation: SlashCommand = {
   name: 'new',
   aliases: ['clear'],
   help: 'start over (the system prompt and settings stay)',
+  whileStreaming: true,
   run(chat) {
-    chat.newConversation();
+    return chat.newConversation();
   },
 };

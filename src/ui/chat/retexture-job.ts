@@ -1,0 +1,57 @@
+import { toMedchatError } from '../../core/errors.js';
+import { sanitizeForTerminal } from '../../core/sanitize.js';
+import type { Settings } from '../../core/settings.js';
+import { shellQuote } from '../../core/shell-quote.js';
+import type { NewItem } from './screen-state.js';
+
+export interface RetextureHost {
+  readonly settings: Settings;
+  /** The screen's width now (the preview is drawn to fit). */
+  readonly columns: number;
+  previewProtocol: 'blocks' | 'ascii';
+  pollMs?: number;
+  print(...items: NewItem[]): void;
+  /** Run the work as the screen's one job (see JobRunner). */
+  runJob(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
+  setJobLabel(label: string): void;
+}
+
+/** `/retexture <image> <prompt>`: submit, follow the task on one live line, then print the URL and a preview. */
+export async function retextureJob(host: RetextureHost, args: string): Promise<void> {
+  const { splitImageAndPrompt, runRetextureJob } = await import('../../core/retexture/index.js');
+  const { image, prompt } = splitImageAndPrompt(args);
+  host.print({ kind: 'user', text: sanitizeForTerminal(`/retexture ${image} ${prompt}`) });
+  let taskId: string | undefined;
+  await host.runJob('retexture · sending the image…', async (signal) => {
+    try {
+      const r = await runRetextureJob({
+        connection: host.settings,
+        image,
+        prompt,
+        signal,
+        ...(host.pollMs ? { pollIntervalMs: host.pollMs } : {}),
+        preview: { protocol: host.previewProtocol, columns: Math.max(8, Math.min(32, host.columns - 4)) },
+        onEvent: (e) => {
+          if (e.type === 'submitted') {
+            taskId = e.taskId;
+            host.setJobLabel(`retexture · task ${e.taskId} · submitted`);
+          } else if (e.type === 'progress' && e.changed) host.setJobLabel(`retexture · task ${e.taskId} · ${e.label}`);
+          else if (e.type === 'retrying') host.setJobLabel(`retexture · task ${e.taskId} · ${e.message}; trying again`);
+          else if (e.type === 'downloading') host.setJobLabel(`retexture · task ${e.taskId} · fetching the picture…`);
+        },
+      });
+      const done: NewItem[] = [
+        { kind: 'notice', tone: 'info', text: sanitizeForTerminal(`✓ retexture done · task ${r.taskId}`) },
+        { kind: 'notice', tone: 'plain', text: sanitizeForTerminal(r.image?.url ?? r.imageUrl) },
+      ];
+      // The preview is medchat's own drawing (coloured blocks), printed as it is.
+      if (r.preview) done.push({ kind: 'notice', tone: 'plain', text: r.preview.text.replace(/\n+$/, '') });
+      else if (r.previewProblem) done.push({ kind: 'notice', tone: 'info', text: sanitizeForTerminal(`no preview: ${r.previewProblem}`) });
+      host.print(...done);
+    } catch (err) {
+      const e = toMedchatError(err);
+      if (e.kind === 'interrupted' && taskId) throw Object.assign(e, { message: `stopped waiting; task ${shellQuote(taskId)} goes on: medchat task ${shellQuote(taskId)} --wait` });
+      throw e;
+    }
+  });
+}

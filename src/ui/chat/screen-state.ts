@@ -1,0 +1,94 @@
+import type { Usage } from '../../core/chat-events.js';
+import type { TurnStatus } from '../../core/conversation.js';
+import type { Meter } from '../text/format.js';
+import type { PendingView } from './after-answer.js';
+
+export type { PendingView, QueuedLine } from './after-answer.js';
+
+/**
+ * What the chat screen shows, as plain data (no React): the components render a `ChatSnapshot`.
+ *
+ * What is printed once (Ink `<Static>`) is `items`, append-only. The streaming turn lives in
+ * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
+ */
+export type StaticItem =
+  /**
+   * `thinking` and `role` as they are now (the transcript viewer shows them). The printed header,
+   * printed once, does not show thinking on/off: the footer does, and follows /think.
+   */
+  | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean; role?: string }
+  | { id: string; kind: 'user'; text: string }
+  | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
+  | { id: string; kind: 'answer'; text: string }
+  | { id: string; kind: 'status'; status: TurnStatus; error?: string; stats?: string }
+  /** `plain`: medchat's own output printed as is (a picture preview in coloured blocks). */
+  | { id: string; kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' | 'plain' };
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+export type NewItem = DistributiveOmit<StaticItem, 'id'>;
+
+/**
+ * What changed, for a screen that can draw some changes without re-rendering: `text`, only more
+ * text in the streaming turn; `paragraphs`, that and finished answer paragraphs added to `items`.
+ */
+export type Change = 'text' | 'paragraphs' | 'any';
+
+/** Work other than an answer that holds the screen (a retexture job, /compact): one live line, Esc stops it. */
+export interface JobState {
+  label: string;
+  startedAt: number;
+}
+
+/** The turn that is streaming, as the screen shows it. Times are `Date.now()` values. */
+export interface LiveTurn {
+  turnId: string;
+  phase: 'waiting' | 'reasoning' | 'answer';
+  startedAt: number;
+  /** When the first token of anything (reasoning or answer) arrived. */
+  firstTokenAt?: number;
+  reasoningStartedAt?: number;
+  /** How long the reasoning took, once it is folded (the answer began, or the turn ended). */
+  reasoningMs?: number;
+  answerStartedAt?: number;
+  /** When the last answer token arrived. */
+  answerLastAt?: number;
+  /** When anything last arrived from the service: the footer's "no data for 12 s" counts from it. */
+  lastDataAt: number;
+  /** The whole reasoning so far (sanitised); the view shows its last lines. */
+  reasoning: string;
+  /** Tokens streamed so far (one per streamed piece, as the service sends them). */
+  reasoningTokens: number;
+  answerTokens: number;
+  /** Answer text not yet moved into the printed transcript (sanitised). */
+  answerTail: string;
+  retry?: string;
+  usage?: Usage;
+}
+
+/** The last finished answer's figures, for the footer. */
+export interface LastStats {
+  /** From sending to the first token of anything, reasoning included. */
+  firstTokenMs?: number;
+  /** Answer tokens per second of answer generation (reasoning time left out). */
+  tokensPerSecond?: number;
+  usage?: Usage;
+}
+
+export interface ChatSnapshot {
+  items: readonly StaticItem[];
+  /** Changes when the printed transcript must be reprinted (clear + remount `<Static>`). */
+  epoch: number;
+  live?: LiveTurn;
+  showReasoning: boolean;
+  thinking: boolean;
+  maxTokens: number;
+  meter: Meter;
+  last?: LastStats;
+  columns: number;
+  rows: number;
+  exitRequested: boolean;
+  job?: JobState;
+  /** What waits for the streaming answer to end: the questions and commands queued behind it. */
+  pending?: PendingView;
+  demo: boolean;
+}

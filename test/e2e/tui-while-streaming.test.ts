@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { REPO, waitFor } from '../support/cli.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+
+// Issue 12, items 6 and 7, in a real terminal (the frame writer draws the streaming text there):
+// a command typed mid-answer prints after the answer, and the footer counts while it streams.
+const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
+const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+
+let double: ServiceDouble;
+const panes: TmuxPane[] = [];
+before(async () => {
+  double = await startServiceDouble();
+});
+after(async () => {
+  for (const p of panes) {
+    p.kill();
+    fs.rmSync(p.home, { recursive: true, force: true });
+  }
+  await double.close();
+});
+
+const PARAGRAPHS = [
+  'Paragraph one says that paracetamol is taken every four to six hours.',
+  'Paragraph two says that ibuprofen is taken with food.',
+  'Paragraph three ends the answer.',
+];
+const words = (s: string) => s.split(/(?<= )/);
+
+test('/tokens typed mid-answer prints after the whole answer; the footer counts time and tokens as it streams', { skip }, async () => {
+  const reasoning = words('First the usual doses, then the warnings. ');
+  double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 150 });
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-midanswer' }, { width: 80, height: 50 });
+  panes.push(p);
+  await p.ready();
+  await p.send('doses?');
+  await p.waitForText('Paragraph one says');
+  const footer = () => /(\d+)s · (\d+) tokens │ Esc stop/.exec(p.screen());
+  const first = footer();
+  assert.ok(first, `the footer counts while the answer streams\n${p.screen()}`);
+  assert.doesNotMatch(p.screen(), /first token/, 'no figures of an earlier answer');
+  await p.send('/tokens');
+  await p.waitForText('queued: /tokens (runs when this answer ends; Esc to cancel)');
+  await waitFor(() => Number(footer()?.[2] ?? 0) > Number(first[2]), 10_000, `the token count to grow\n${p.screen()}`);
+  await p.waitForText(/room left +\d/, 20_000);
+  const text = p.screen().replace(/\s+/g, ' ');
+  let at = 0;
+  for (const part of ['› doses?', '▸ Thought for', ...PARAGRAPHS, 'first token', 'Context window', 'room left', '│ ›']) {
+    const i = text.indexOf(part, at);
+    assert.ok(i >= at, `${part} in order\n--- screen ---\n${p.screen()}`);
+    at = i + part.length;
+  }
+  assert.doesNotMatch(p.screen(), /queued:/);
+  for (const para of PARAGRAPHS) assert.equal(text.split(para).length, 2, `printed once: ${para}`);
+});
