@@ -54,7 +54,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
-    const uiOptions = { system: planner.system, resume: resumeId, incognito, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
+    const uiOptions = { system: planner.system, resume: resumeId, incognito, privacy, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
     const { runInteractive } = await import('./ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }

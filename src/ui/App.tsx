@@ -76,6 +76,12 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   const onKey = useCallback(
     (key: Key) => {
       if (overlay?.handleKey(key)) return;
+      // The privacy line under a question waits for a choice: Enter send anyway, r redact, e/Esc/Ctrl+C edit.
+      if (controller.privacyAsking) {
+        const info = { return: key.name === 'enter', escape: key.name === 'escape', ctrl: key.name === 'ctrl-c' };
+        controller.privacyKey(key.name === 'text' ? key.text : key.name === 'ctrl-c' ? 'c' : '', info);
+        return;
+      }
       const e = editorRef.current;
       const set = (next: ed.EditorState) => setDraft(next);
       // A draft from history opens no menu: Up/Down go on through the history.

@@ -14,6 +14,9 @@ import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
 import { retextureJob } from './chat/retexture-job.js';
 import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem, StaticItem } from './chat/screen-state.js';
 import { InputDispatch } from './chat/input-dispatch.js';
+import { PrivacyGate } from './chat/privacy-gate.js';
+import type { PrivacyChoice } from '../core/privacy/session-privacy.js';
+import type { KeyInfo, WarnDecision } from '../core/privacy/warn-prompt.js';
 import { SessionActions } from './chat/session-actions.js';
 import { PromptHistory } from './prompt-history.js';
 import { openingItems } from './session-items.js';
@@ -62,6 +65,8 @@ export interface ControllerOptions {
   retexturePollMs?: number;
   /** A role in use from the start (`-r NAME`): shown in the header; see setRole. */
   role?: ActiveRole;
+  /** The patient-identifier guard (config `privacy`, --privacy): undefined or off, questions go as typed. */
+  privacy?: PrivacyChoice;
 }
 
 let itemSeq = 0;
@@ -77,6 +82,7 @@ export class ChatController implements ChatCommandHost {
   private readonly after = new AfterAnswer();
   private readonly answers: AnswerRunner;
   private readonly input: InputDispatch;
+  private readonly privacy: PrivacyGate;
   private items: StaticItem[] = [];
   private epoch = 0;
   private showReasoning = false;
@@ -104,6 +110,7 @@ export class ChatController implements ChatCommandHost {
     );
     this.jobs = new JobRunner({ changed: () => this.changed(), ended: () => this.invalidateMeter(), notice: (text, tone) => this.notice(text, tone) });
     this.meter = new ContextMeter((draft) => this.actions.tokenBreakdown(draft));
+    this.privacy = new PrivacyGate(opts.privacy, () => this.conversation.turns);
     this.answers = new AnswerRunner({ step: (print, change) => this.answerStep(print, change), ended: (done, outcome, turn, error) => this.answerEnded(done, outcome, turn, error) });
     this.columns = opts.columns ?? 80;
     this.rows = opts.rows ?? 24;
@@ -157,6 +164,7 @@ export class ChatController implements ChatCommandHost {
   }
 
   private sessionChanged(): void {
+    this.privacy.reset();
     this.last = undefined;
     this.invalidateMeter();
   }
@@ -265,7 +273,7 @@ export class ChatController implements ChatCommandHost {
   }
 
   get busy(): boolean {
-    return this.live !== undefined || this.jobs.state !== undefined;
+    return this.live !== undefined || this.jobs.state !== undefined || this.guarding || this.privacy.asking;
   }
 
   /** Resolves when the current answer (if any) has finished. */
@@ -349,10 +357,63 @@ export class ChatController implements ChatCommandHost {
   // ---- asking -------------------------------------------------------------------------------
 
   ask(text: string): void {
-    const turn = this.session.ask(text);
+    if (!this.privacy.active) return this.send(text);
+    // The guard is loaded with the first question (not at start-up); a question waits for it.
+    this.guarding = true;
+    void this.privacy.ready().then(
+      () => {
+        this.guarding = false;
+        this.decide(this.privacy.submit(text), text, false);
+      },
+      (err: unknown) => {
+        this.guarding = false;
+        this.notice(`the privacy guard could not start (${(err as Error).message}); nothing was sent`, 'error');
+        this.returnDraft?.(text);
+      },
+    );
+  }
+
+  /** The guard is loading or a question waits for the user's privacy choice (keys go to privacyKey). */
+  private guarding = false;
+
+  get privacyAsking(): boolean {
+    return this.privacy.asking;
+  }
+
+  /** A key while the privacy line asks (Enter send anyway, r redact, e/Esc/Ctrl+C edit); false when not asking. */
+  privacyKey(input: string, info: KeyInfo): boolean {
+    if (!this.privacy.asking) return false;
+    this.decide(this.privacy.key(input, info), '', true);
+    return true;
+  }
+
+  private decide(d: WarnDecision, typed: string, shown: boolean): void {
+    switch (d.do) {
+      case 'send':
+        if (d.redacted && d.question.line) this.notice(d.question.line);
+        else if (shown) this.notice('sent as typed');
+        this.send(d.question.typed, d, shown);
+        return;
+      case 'ask':
+        this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
+        this.notice(d.line, 'warn');
+        return;
+      case 'edit':
+        this.notice('not sent: your question is back in the box', 'warn');
+        if (!this.returnDraft?.(d.text)) this.notice('(the box was not empty: Up recalls it from the prompt history)');
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Send a question: `typed` is shown; what goes on the wire is the guard's text when it had a say. */
+  private send(typed: string, d?: Extract<WarnDecision, { do: 'send' }>, shown = false): void {
+    const turn = this.session.ask(d ? d.text : typed);
+    if (d) this.privacy.attach(turn, d);
     this.meter.invalidate();
-    this.push({ kind: 'user', text: sanitizeForTerminal(text) });
-    this.answers.start(this.session, turn);
+    if (!shown) this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
+    this.answers.start(this.session, turn, d ? (events) => this.privacy.restore(events, turn) : undefined);
     this.changed();
   }
 

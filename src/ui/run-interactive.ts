@@ -28,6 +28,8 @@ export interface InteractiveOptions {
   demo?: boolean;
   /** `-r NAME`: the role in use from the start (the header shows it; /role off restores its base). */
   role?: import('../core/roles/active.js').ActiveRole;
+  /** The patient-identifier guard (config `privacy`, --privacy, --shift-dates). */
+  privacy?: import('../core/privacy/session-privacy.js').PrivacyChoice;
 }
 
 export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {
@@ -73,6 +75,7 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
     incognito: opts.incognito,
     demo: opts.demo,
     role: opts.role,
+    privacy: opts.privacy,
     previewProtocol: colour ? 'blocks' : 'ascii',
     version: VERSION,
     columns: columns(),

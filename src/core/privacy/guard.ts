@@ -52,7 +52,7 @@ export class PrivacyGuard {
 
   prepare(text: string, mode: PrivacyMode): Outgoing {
     if (mode === 'off') return { mode, text, findings: [], counts: {}, replaced: [] };
-    const findings = scan(text);
+    const findings = this.remembered(text, scan(text));
     const counts = countByKind(findings);
     if (mode === 'warn' || findings.length === 0) return { mode, text, findings, counts, replaced: [] };
     this.placeholders.reserveFrom(text);
@@ -77,6 +77,27 @@ export class PrivacyGuard {
       replaced.push({ finding: f, with: by });
     }
     return { mode, text: out + text.slice(last), findings, counts, replaced };
+  }
+
+  /**
+   * `findings` plus every value this conversation already replaced, wherever it appears again (a
+   * name found by its label in one question is a name in the next, where nothing labels it).
+   */
+  private remembered(text: string, findings: Finding[]): Finding[] {
+    if (!this.placeholders.size) return findings;
+    const extra: Finding[] = [];
+    const free = (start: number, end: number) => ![...findings, ...extra].some((f) => start < f.end && f.start < end);
+    for (const [placeholder, value] of this.placeholders.entries()) {
+      const kind = /^\[([A-Z]+)-/.exec(placeholder)?.[1] as Kind | undefined;
+      if (!kind || value.trim().length < 3) continue;
+      const pattern = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+      for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'gi'))) {
+        const start = m.index!;
+        const end = start + m[0].length;
+        if (free(start, end)) extra.push({ kind, start, end, text: m[0], rule: 'seen earlier' });
+      }
+    }
+    return extra.length ? [...findings, ...extra].sort((a, b) => a.start - b.start) : findings;
   }
 
   /** An answer with the values put back (see restore.ts). */

@@ -50,9 +50,10 @@ export class AnswerRunner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  start(session: ChatSession, turn: Turn): void {
+  /** `wrap`: what the screen shows of the events (the privacy guard puts values back there). */
+  start(session: ChatSession, turn: Turn, wrap?: (events: AsyncIterable<SessionEvent>) => AsyncIterable<SessionEvent>): void {
     this.live = startLive(turn.id, this.now());
-    const running = this.stream(session, turn).finally(() => {
+    const running = this.stream(session, turn, wrap).finally(() => {
       if (this.running === running) this.running = undefined; // `ended` may have started the next answer
     });
     this.running = running;
@@ -65,11 +66,12 @@ export class AnswerRunner {
     return true;
   }
 
-  private async stream(session: ChatSession, turn: Turn): Promise<void> {
+  private async stream(session: ChatSession, turn: Turn, wrap?: (events: AsyncIterable<SessionEvent>) => AsyncIterable<SessionEvent>): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
     turn.status = 'streaming';
-    const events = session.send(turn, { signal: abort.signal, stream: true });
+    const sent = session.send(turn, { signal: abort.signal, stream: true });
+    const events = wrap ? wrap(sent) : sent;
     const { live, error } = await streamAnswer(
       events,
       this.live!,

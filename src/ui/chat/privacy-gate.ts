@@ -1,0 +1,94 @@
+import type { Turn } from '../../core/conversation.js';
+import type { PrivacyChoice, SessionPrivacy } from '../../core/privacy/session-privacy.js';
+import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
+import type { SessionEvent } from '../../core/sessions/chat-session.js';
+
+/**
+ * The patient-identifier guard in the chat screen (issue 14): every question passes here before it
+ * is sent. In warn mode a question with identifiers waits for the user's choice (send anyway,
+ * redact, edit: see warn-prompt.ts); in redact mode it goes out with placeholders; the answer's
+ * values are put back as it streams, marked ⟦like this⟧ so the user can tell (no escape codes: the
+ * transcript's text is shown as text). The guard's code is loaded when the first question is
+ * about to be sent, not at start-up. No I/O, no React.
+ */
+export class PrivacyGate {
+  private privacy: SessionPrivacy | undefined;
+  private prompt: WarnPrompt | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly choice: PrivacyChoice | undefined,
+    private readonly turns: () => readonly Turn[],
+  ) {}
+
+  /** Whether questions pass through the guard at all (privacy is not off). */
+  get active(): boolean {
+    return this.choice !== undefined && this.choice.mode !== 'off';
+  }
+
+  /** Load the guard (once) and open it for the conversation as it is now. */
+  ready(): Promise<void> {
+    this.loading ??= Promise.all([import('../../core/privacy/session-privacy.js'), import('../../core/privacy/warn-prompt.js')]).then(([sp, wp]) => {
+      this.open = () => {
+        this.privacy = sp.SessionPrivacy.open(this.turns(), this.choice!);
+        this.prompt = new wp.WarnPrompt(this.privacy);
+      };
+      this.open();
+    });
+    return this.loading;
+  }
+
+  private open: () => void = () => {};
+
+  /** The conversation changed (/new, /resume): placeholders start again from its own questions. */
+  reset(): void {
+    if (this.privacy) this.open();
+  }
+
+  /** A question is waiting for the user's choice: keys go to `key`. */
+  get asking(): boolean {
+    return this.prompt?.asking ?? false;
+  }
+
+  /** Enter on a question (after `ready`). */
+  submit(typed: string): WarnDecision {
+    return this.prompt!.submit(typed);
+  }
+
+  /** A key while asking. */
+  key(input: string, info: KeyInfo): WarnDecision {
+    return this.prompt?.key(input, info) ?? { do: 'wait' };
+  }
+
+  /** Record on the turn what the guard did with its question. */
+  attach(turn: Turn, decision: Extract<WarnDecision, { do: 'send' }>): void {
+    this.privacy?.attach(turn, decision.question);
+  }
+
+  /** The answer's events with the values put back (when something was replaced in this conversation); the turn keeps what was shown. */
+  async *restore(events: AsyncIterable<SessionEvent>, turn: Turn): AsyncIterable<SessionEvent> {
+    const privacy = this.privacy;
+    if (!privacy?.restoring) return yield* events;
+    const answer = privacy.answer((v) => `⟦${v}⟧`);
+    const reasoning = privacy.answer();
+    let ended = false;
+    try {
+      for await (const e of events) {
+        if (e.type === 'content') {
+          const shown = answer.push(e.text).shown;
+          if (shown) yield { ...e, text: shown };
+        } else if (e.type === 'reasoning') {
+          const plain = reasoning.push(e.text).plain;
+          if (plain) yield { ...e, text: plain };
+        } else yield e;
+      }
+      ended = true;
+      const rest = answer.end().shown;
+      reasoning.end();
+      if (rest) yield { type: 'content', text: rest } as SessionEvent;
+    } finally {
+      if (!ended) answer.end(); // stopped or failed: what arrived, with its values back
+      privacy.finish(turn, answer);
+    }
+  }
+}
