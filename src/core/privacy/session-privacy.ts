@@ -2,7 +2,6 @@ import type { Turn } from '../conversation.js';
 import { PrivacyGuard, guardOutgoing, type Outgoing, type PrivacyMode } from './guard.js';
 import type { Mark, PutBack } from './restore.js';
 import { outgoingLine, putBackLine } from './report.js';
-import type { OutgoingChecker } from './warn-prompt.js';
 
 /**
  * The guard as one conversation uses it (one-shot, chat screen, batch item): the question checked
@@ -28,7 +27,8 @@ export interface GuardedQuestion extends Outgoing {
   typed: string;
 }
 
-export class SessionPrivacy implements OutgoingChecker {
+/** Also the chat screen's `OutgoingChecker` (warn-prompt.ts), by its shape. */
+export class SessionPrivacy {
   private constructor(
     readonly mode: PrivacyMode,
     readonly guard: PrivacyGuard,

@@ -1,16 +1,6 @@
-import type { NewItem } from './screen-state.js';
+import type { NewItem, PendingView, QueuedLine } from './screen-state.js';
 
-/** What the screen shows of what waits for the streaming answer to end. */
-export interface PendingView {
-  /** Questions and commands typed while it streams, in order: each goes when the one before it has ended. */
-  queued: readonly QueuedLine[];
-}
-
-export interface QueuedLine {
-  text: string;
-  /** A slash command (run), or a question (sent). */
-  command: boolean;
-}
+export type { PendingView, QueuedLine } from './screen-state.js';
 
 /**
  * What waits for the streaming answer to end (issue 12, item 6): the questions and commands typed

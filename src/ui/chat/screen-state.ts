@@ -1,9 +1,7 @@
 import type { Usage } from '../../core/chat-events.js';
 import type { TurnStatus } from '../../core/conversation.js';
 import type { Meter } from '../text/format.js';
-import type { PendingView } from './after-answer.js';
 
-export type { PendingView, QueuedLine } from './after-answer.js';
 
 /**
  * What the chat screen shows, as plain data (no React): the components render a `ChatSnapshot`.
@@ -91,4 +89,16 @@ export interface ChatSnapshot {
   /** What waits for the streaming answer to end: the questions and commands queued behind it. */
   pending?: PendingView;
   demo: boolean;
+}
+
+/** What the screen shows of what waits for the streaming answer to end (see after-answer.ts). */
+export interface PendingView {
+  /** Questions and commands typed while it streams, in order: each goes when the one before it has ended. */
+  queued: readonly QueuedLine[];
+}
+
+export interface QueuedLine {
+  text: string;
+  /** A slash command (run), or a question (sent). */
+  command: boolean;
 }
