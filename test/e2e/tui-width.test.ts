@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO } from '../support/cli.js';
-import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { TmuxPane, killTmuxServer, tmuxSkip, trackTmuxServer } from '../support/tmux.js';
 
 // A Markdown table with emoji, CJK and Thai, answered to the real binary in tmux: its borders line up on the screen
 // as tmux counts cells. Terminals differ on some glyphs (tmux 3.3a draws `⚠️` in 1 cell and `👍🏽` in 4, newer ones
@@ -36,6 +36,7 @@ const plainGlyph = (g: string) => /^[\x20-\x7e─┌┬┐│├┼┤└┴┘]
 function tmuxWidths(glyphs: string[]): Map<string, number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-tmux-probe-'));
   const sock = `medchat-probe-${process.pid}`;
+  trackTmuxServer(sock);
   try {
     const file = path.join(dir, 'probe.txt');
     fs.writeFileSync(file, glyphs.map((g, i) => `\x1b[${i + 1};41H|\x1b[${i + 1};1H${g.repeat(10)}`).join('') + '\x1b[99;1H');
@@ -56,7 +57,7 @@ function tmuxWidths(glyphs: string[]): Map<string, number> {
     });
     return widths;
   } finally {
-    spawnSync('tmux', ['-L', sock, 'kill-server'], { stdio: 'ignore' });
+    killTmuxServer(sock);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
