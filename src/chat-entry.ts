@@ -2,14 +2,13 @@ import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli-options.j
 import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';
-import { resolveSettings } from './core/settings.js';
+import { resolveSettings, type Settings } from './core/settings.js';
 import { readStdinText, stdinLimitFor } from './core/stdin.js';
 import { isTty } from './core/terminal.js';
 import { refuseFilesThatCannotFit } from './core/inputs/fit.js';
 import { readInputFiles } from './core/inputs/files.js';
-import { makePlanner } from './core/request-plan.js';
+import { plannerForFlags } from './core/request-plan.js';
 import { currentRoleSettings } from './core/roles/active.js';
-import { loadRole } from './core/roles/store.js';
 import { nothingToAskError, runOneShot } from './oneshot.js';
 import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js';
 
@@ -17,7 +16,6 @@ import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
   if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
   const files = o.file ?? [];
-  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
   if (o.schema !== undefined && o.jsonl) throw usageError('--schema prints one JSON value at the end; it cannot stream with --jsonl (use --json)');
   const positional = words.length ? words.join(' ') : undefined;
   if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
@@ -35,16 +33,8 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   warnAboutKeyFlag(o);
   const store = new ConfigStore();
   // Roles, the schema and the settings they change: one request plan for every mode (request-plan.ts).
-  const role = o.role !== undefined ? loadRole(o.role) : undefined;
-  const resolved = resolveSettings({ flags: settingsFlags(o), store });
-  const planner = await makePlanner({
-    settings: resolved,
-    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
-    role,
-    schema: o.schema,
-    schemaMulti: o.schemaMulti,
-    system: o.system,
-  });
+  let resolved!: Settings;
+  const { planner, role } = await plannerForFlags(o, () => (resolved = resolveSettings({ flags: settingsFlags(o), store })));
   const settings = planner.settings;
   const privacy = resolvePrivacy(o, store);
   const incognito = Boolean(o.incognito);

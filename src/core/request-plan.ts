@@ -4,6 +4,8 @@ import { refuseFilesThatCannotFit } from './inputs/fit.js';
 import { composeQuestion } from './inputs/blocks.js';
 import type { InputFile } from './inputs/files.js';
 import type { Role } from './roles/role.js';
+import { loadRole } from './roles/store.js';
+import { usageError } from './errors.js';
 import { checkAnswer } from './schema/check.js';
 import { repairRequest, schemaInstruction } from './schema/prompt.js';
 import { resolveSchemaSpec } from './schema/source.js';
@@ -153,4 +155,34 @@ export async function completeWithRepair(
   const followUp: WireMessage[] = [...plan.messages, { role: 'assistant', content: first }, { role: 'user', content: plan.repairRequest(finished) }];
   const second = await send(followUp);
   return { finished: plan.finish(second), answers: [first, second] };
+}
+
+/** The flags every mode shares for planning (one-shot and the chat screen's command line, batch). */
+export interface PlanFlags {
+  role?: string;
+  schema?: string;
+  schemaMulti?: boolean;
+  system?: string;
+  think?: boolean;
+  maxTokens?: string;
+  temperature?: string;
+}
+
+/**
+ * The planner for these flags: the role loaded first (from `rolesFolder`, default the config
+ * folder's: an unknown role is the first thing said), then the settings, what the command line
+ * set winning over the role; `--schema-multi` only with `--schema`.
+ */
+export async function plannerForFlags(o: PlanFlags, settings: () => Settings, rolesFolder?: string): Promise<{ planner: Planner; role: Role | undefined }> {
+  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
+  const role = o.role !== undefined ? loadRole(o.role, rolesFolder) : undefined;
+  const planner = await makePlanner({
+    settings: settings(),
+    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
+    role,
+    schema: o.schema,
+    schemaMulti: o.schemaMulti,
+    system: o.system,
+  });
+  return { planner, role };
 }

@@ -7,8 +7,8 @@ import { FileWriteError } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
 import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.js';
 import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
-import { makePlanner } from '../request-plan.js';
-import { loadRole, rolesDir } from '../roles/store.js';
+import { plannerForFlags } from '../request-plan.js';
+import { rolesDir } from '../roles/store.js';
 import { resolveSettings, resolveValue, type FlagValues, type Settings } from '../settings.js';
 import { describeCounts } from '../privacy/kinds.js';
 import { privatePlan, type PrivacyTally } from './private-plan.js';
@@ -71,16 +71,7 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number, 
  * role (-r), -s, --schema; what the command line set wins over the role.
  */
 async function planFor(o: BatchFlags, resolved: Settings, env: NodeJS.ProcessEnv): Promise<{ plan: RequestPlan; settings: Settings }> {
-  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
-  const role = o.role !== undefined ? loadRole(o.role, rolesDir(env)) : undefined;
-  const planner = await makePlanner({
-    settings: resolved,
-    given: { thinking: o.think !== undefined, maxTokens: o.maxTokens !== undefined, temperature: o.temperature !== undefined },
-    role,
-    schema: o.schema,
-    schemaMulti: o.schemaMulti,
-    system: o.system,
-  });
+  const { planner } = await plannerForFlags(o, () => resolved, rolesDir(env));
   return { plan: plannedBatch(planner), settings: planner.settings };
 }
 
