@@ -14,7 +14,7 @@ import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
 import { retextureJob } from './chat/retexture-job.js';
 import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem, StaticItem } from './chat/screen-state.js';
 import { InputDispatch } from './chat/input-dispatch.js';
-import { PrivacyGate } from './chat/privacy-gate.js';
+import { PrivacyGate, type GateHost } from './chat/privacy-gate.js';
 import type { PrivacyChoice } from '../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision } from '../core/privacy/warn-prompt.js';
 import { SessionActions } from './chat/session-actions.js';
@@ -273,7 +273,7 @@ export class ChatController implements ChatCommandHost {
   }
 
   get busy(): boolean {
-    return this.live !== undefined || this.jobs.state !== undefined || this.guarding || this.privacy.asking;
+    return this.live !== undefined || this.jobs.state !== undefined || this.privacy.busy;
   }
 
   /** Resolves when the current answer (if any) has finished. */
@@ -358,23 +358,17 @@ export class ChatController implements ChatCommandHost {
 
   ask(text: string): void {
     if (!this.privacy.active) return this.send(text);
-    // The guard is loaded with the first question (not at start-up); a question waits for it.
-    this.guarding = true;
-    void this.privacy.ready().then(
-      () => {
-        this.guarding = false;
-        this.decide(this.privacy.submit(text), text, false);
-      },
-      (err: unknown) => {
-        this.guarding = false;
-        this.notice(`the privacy guard could not start (${(err as Error).message}); nothing was sent`, 'error');
-        this.returnDraft?.(text);
-      },
-    );
+    this.privacy.question(text, this.privacyHost);
   }
 
-  /** The guard is loading or a question waits for the user's privacy choice (keys go to privacyKey). */
-  private guarding = false;
+  /** What the privacy gate does on the screen (see privacy-gate.ts). */
+  private readonly privacyHost: GateHost = {
+    show: (typed) => this.push({ kind: 'user', text: sanitizeForTerminal(typed) }),
+    notice: (text, tone) => this.notice(text, tone),
+    send: (typed, d, shown) => this.send(typed, d, shown),
+    giveBack: (text) => this.returnDraft?.(text) ?? false,
+    changed: () => this.changed(),
+  };
 
   get privacyAsking(): boolean {
     return this.privacy.asking;
@@ -382,29 +376,7 @@ export class ChatController implements ChatCommandHost {
 
   /** A key while the privacy line asks (Enter send anyway, r redact, e/Esc/Ctrl+C edit); false when not asking. */
   privacyKey(input: string, info: KeyInfo): boolean {
-    if (!this.privacy.asking) return false;
-    this.decide(this.privacy.key(input, info), '', true);
-    return true;
-  }
-
-  private decide(d: WarnDecision, typed: string, shown: boolean): void {
-    switch (d.do) {
-      case 'send':
-        if (d.redacted && d.question.line) this.notice(d.question.line);
-        else if (shown) this.notice('sent as typed');
-        this.send(d.question.typed, d, shown);
-        return;
-      case 'ask':
-        this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
-        this.notice(d.line, 'warn');
-        return;
-      case 'edit':
-        this.notice('not sent: your question is back in the box', 'warn');
-        if (!this.returnDraft?.(d.text)) this.notice('(the box was not empty: Up recalls it from the prompt history)');
-        return;
-      default:
-        return;
-    }
+    return this.privacy.key(input, info, this.privacyHost);
   }
 
   /** Send a question: `typed` is shown; what goes on the wire is the guard's text when it had a say. */

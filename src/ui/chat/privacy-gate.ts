@@ -3,6 +3,18 @@ import type { PrivacyChoice, SessionPrivacy } from '../../core/privacy/session-p
 import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 
+/** What the gate needs of the chat screen. */
+export interface GateHost {
+  /** Print the question as typed (it waits under its privacy line). */
+  show(typed: string): void;
+  notice(text: string, tone?: 'info' | 'warn' | 'error'): void;
+  /** Send: `typed` is what the user sees; `decision.text` what goes on the wire; `shown` when the question is printed already. */
+  send(typed: string, decision: Extract<WarnDecision, { do: 'send' }>, shown: boolean): void;
+  /** Put the text back in the input box; false when the box was not empty. */
+  giveBack(text: string): boolean;
+  changed(): void;
+}
+
 /**
  * The patient-identifier guard in the chat screen (issue 14): every question passes here before it
  * is sent. In warn mode a question with identifiers waits for the user's choice (send anyway,
@@ -20,6 +32,57 @@ export class PrivacyGate {
     private readonly choice: PrivacyChoice | undefined,
     private readonly turns: () => readonly Turn[],
   ) {}
+
+  /** The guard is loading for a question, or a question waits for the user's choice. */
+  private loadingFor = false;
+
+  get busy(): boolean {
+    return this.loadingFor || this.asking;
+  }
+
+  /** Enter on a question: loads the guard (the first time), then sends it, or asks, as the mode says. */
+  question(text: string, host: GateHost): void {
+    this.loadingFor = true;
+    host.changed();
+    void this.ready().then(
+      () => {
+        this.loadingFor = false;
+        this.decide(this.prompt!.submit(text), text, false, host);
+      },
+      (err: unknown) => {
+        this.loadingFor = false;
+        host.notice(`the privacy guard could not start (${(err as Error).message}); nothing was sent`, 'error');
+        host.giveBack(text);
+      },
+    );
+  }
+
+  /** A key while asking; false when nothing is being asked. */
+  key(input: string, info: KeyInfo, host: GateHost): boolean {
+    if (!this.prompt?.asking) return false;
+    this.decide(this.prompt.key(input, info), '', true, host);
+    return true;
+  }
+
+  private decide(d: WarnDecision, typed: string, shown: boolean, host: GateHost): void {
+    switch (d.do) {
+      case 'send':
+        if (d.redacted && d.question.line) host.notice(d.question.line);
+        else if (shown) host.notice('sent as typed');
+        host.send(d.question.typed, d, shown);
+        return;
+      case 'ask':
+        host.show(typed);
+        host.notice(d.line, 'warn');
+        return;
+      case 'edit':
+        host.notice('not sent: your question is back in the box', 'warn');
+        if (!host.giveBack(d.text)) host.notice('(the box was not empty: Up recalls it from the prompt history)');
+        return;
+      default:
+        return;
+    }
+  }
 
   /** Whether questions pass through the guard at all (privacy is not off). */
   get active(): boolean {
@@ -48,16 +111,6 @@ export class PrivacyGate {
   /** A question is waiting for the user's choice: keys go to `key`. */
   get asking(): boolean {
     return this.prompt?.asking ?? false;
-  }
-
-  /** Enter on a question (after `ready`). */
-  submit(typed: string): WarnDecision {
-    return this.prompt!.submit(typed);
-  }
-
-  /** A key while asking. */
-  key(input: string, info: KeyInfo): WarnDecision {
-    return this.prompt?.key(input, info) ?? { do: 'wait' };
   }
 
   /** Record on the turn what the guard did with its question. */
