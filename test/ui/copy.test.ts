@@ -70,3 +70,14 @@ test('/copy code when the last answer has none, or before any answer; /copy with
   await t.send('/copy everything');
   await t.waitForText('/copy takes nothing (the last answer), code [N] (a code block of it) or all (the conversation)');
 });
+
+test('/copy after a redacted question copies the answer as shown, with the values put back (not the placeholders)', async () => {
+  double.chat.enqueue({ reasoning: [], content: ['Mrs [NAME-1] (MRN [MRN-1]) may go home.'] });
+  const t = await renderChat(double.url, { privacy: { mode: 'redact' } });
+  await t.send('Is Mrs Margaret Ellison (MRN K4471902) fit for discharge?');
+  await t.waitForText('⟦K4471902⟧');
+  await t.idle();
+  await t.send('/copy');
+  await t.waitForText('the last answer');
+  assert.deepEqual(clipboard(t.writes), ['Mrs Margaret Ellison (MRN K4471902) may go home.']);
+});

@@ -23,7 +23,9 @@ export const copy: SlashCommand = {
       if (chat.conversation.turns.length === 0) return chat.notice('nothing to copy yet', 'warn');
       return send('the conversation as Markdown', conversationToMarkdown(chat.conversation, chat.settings.model));
     }
-    const answer = [...chat.conversation.turns].reverse().find((t) => t.answer)?.answer;
+    // With the privacy guard's redact mode, the answer as shown (the values put back), not as sent.
+    const last = [...chat.conversation.turns].reverse().find((t) => t.answer);
+    const answer = last && (last.privacy?.shown ?? last.answer);
     if (!answer) return chat.notice('no answer to copy yet', 'warn');
     if (!m[1]) return send('the last answer', answer);
     const blocks = codeBlocks(answer);
