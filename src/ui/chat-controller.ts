@@ -385,7 +385,8 @@ export class ChatController implements ChatCommandHost {
     if (d) this.privacy.attach(turn, d);
     this.meter.invalidate();
     if (!shown) this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
-    this.answers.start(this.session, turn, d ? (events) => this.privacy.restore(events, turn) : undefined);
+    const session = this.session;
+    this.answers.start(session, turn, d ? (events) => this.privacy.restore(events, turn, () => session.saveNow()) : undefined);
     this.changed();
   }
 

@@ -42,13 +42,14 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
   };
   turns.forEach((t, i) => {
     flush(t.startedAt);
-    out.push({ kind: 'user', text: sanitizeForTerminal(t.user) });
+    // With the privacy guard's redact mode: the question as typed and the answer as shown, not as sent.
+    out.push({ kind: 'user', text: sanitizeForTerminal(t.privacy?.typed ?? t.user) });
     // A fold made while this turn was being sent goes between the question and its answer.
     const next = turns[i + 1]?.startedAt ?? Number.POSITIVE_INFINITY;
     const end = t.startedAt + (t.durationMs ?? 0);
     while (pending.length && pending[0]!.at < Math.min(end, next)) out.push({ kind: 'notice', text: describeCompaction(pending.shift()!), tone: 'info' });
     if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: countText(t.reasoning) });
-    const answer = t.answer.replace(/\s+$/, '');
+    const answer = (t.privacy?.shown ?? t.answer).replace(/\s+$/, '');
     if (answer) out.push({ kind: 'answer', text: sanitizeForTerminal(answer) });
     out.push({ kind: 'status', status: t.status, ...(t.error && t.status !== 'interrupted' ? { error: sanitizeForTerminal(t.error) } : {}), stats: stats(t) });
   });

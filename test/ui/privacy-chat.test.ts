@@ -6,7 +6,10 @@ import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import type { RecordedRequest } from '../../src/double/server.js';
+import path from 'node:path';
+import { SessionStore } from '../../src/core/sessions/store.js';
 import { renderChat } from '../support/tui.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -84,4 +87,19 @@ test('clinical text alone is sent at once in warn mode, with no line', async () 
   await t.send('BP 128/76, amoxicillin 500 mg TDS, day 3: any concern?');
   await t.waitForText('Received: BP 128/76');
   assert.doesNotMatch(t.screen(), /found/);
+});
+
+test('a redacted conversation resumed shows the questions as typed and the answers as shown, not the placeholders sent', async () => {
+  const store = new SessionStore(path.join(tempDir('medchat-ui-privacy-'), 'sessions'));
+  const first = await renderChat(double.url, { privacy: { mode: 'redact' }, store, settings: { history: true } });
+  await first.send(QUESTION);
+  await first.waitForText('⟦K4471902⟧');
+  await first.idle();
+  const id = first.controller.session.id;
+  first.ui.unmount();
+  const again = await renderChat(double.url, { privacy: { mode: 'redact' }, store, settings: { history: true }, resume: id });
+  await again.waitForText(`› ${QUESTION}`);
+  assert.match(again.screen(), /Received: Is Mrs Margaret Ellison \(MRN K4471902\) fit for discharge\?/);
+  const transcript = again.screen().split('\n').filter((l) => !l.startsWith('resumed session'));
+  assert.ok(!transcript.some((l) => /\[NAME-1\]|\[MRN-1\]/.test(l)), transcript.join('\n'));
 });

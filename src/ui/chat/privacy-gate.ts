@@ -118,8 +118,8 @@ export class PrivacyGate {
     this.privacy?.attach(turn, decision.question);
   }
 
-  /** The answer's events with the values put back (when something was replaced in this conversation); the turn keeps what was shown. */
-  async *restore(events: AsyncIterable<SessionEvent>, turn: Turn): AsyncIterable<SessionEvent> {
+  /** The answer's events with the values put back (when something was replaced in this conversation); the turn keeps what was shown, saved with `save`. */
+  async *restore(events: AsyncIterable<SessionEvent>, turn: Turn, save: () => void): AsyncIterable<SessionEvent> {
     const privacy = this.privacy;
     if (!privacy?.restoring) return yield* events;
     const answer = privacy.answer((v) => `⟦${v}⟧`);
@@ -142,6 +142,7 @@ export class PrivacyGate {
     } finally {
       if (!ended) answer.end(); // stopped or failed: what arrived, with its values back
       privacy.finish(turn, answer);
+      save(); // the session keeps the answer as shown beside the one received
     }
   }
 }
