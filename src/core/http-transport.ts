@@ -261,6 +261,21 @@ function sendOn(
       if (decoder) decoder.on('error', (err) => fail(new TypeError('terminated', { cause: err })));
 
       let paused = false;
+      // An event stream's line is handed on when it ends: the SDK's line decoder joins its buffer
+      // with each chunk, so a line arriving in many chunks (a 16 MB event, cut off by the wire
+      // monitor's cap) costs it time in the square of their number. Until a chunk brings a line
+      // break the chunks wait here (no line can be read before it anyway), and go on as one.
+      const holdLines = /^text\/event-stream\b/i.test(String(incoming.headers['content-type'] ?? ''));
+      let held: Buffer[] = [];
+      const handOn = (chunk: Buffer | undefined) => {
+        if (chunk && holdLines && chunk.indexOf(0x0a) < 0 && chunk.indexOf(0x0d) < 0) {
+          held.push(chunk);
+          return;
+        }
+        const out = held.length ? Buffer.concat(chunk ? [...held, chunk] : held) : chunk;
+        held = [];
+        if (out?.length) controller!.enqueue(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+      };
       const stream = new ReadableStream<Uint8Array>({
         start(c) {
           controller = c;
@@ -281,9 +296,10 @@ function sendOn(
         if (over) return;
         const complete = watch?.data(chunk);
         if (over) return; // the watch gave up on this body (too much, say): it aborted the request
-        controller!.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        handOn(chunk);
         if (complete) {
           // The answer is over (`[DONE]`) though the service keeps the response open: end here.
+          handOn(undefined);
           finish();
           controller!.close();
           incoming.destroy();
@@ -297,6 +313,7 @@ function sendOn(
       });
       source.on('end', () => {
         if (over) return;
+        handOn(undefined);
         finish();
         controller!.close();
       });

@@ -364,3 +364,31 @@ describe('WireMonitor on httpFetch', () => {
     assert.equal(done.idleExpired, false);
   });
 });
+
+test('an event stream line that arrives in many pieces reaches the reader whole, once its line break has come', async () => {
+  // The SDK's line decoder joins its buffer with every chunk: a 4 MB line in 64 KB pieces would cost
+  // it 64 joins of a growing buffer (a 16 MB one, before the cap, took seconds); it gets one piece.
+  const piece = 'a'.repeat(64 * 1024);
+  const url = serve(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"x":"');
+    for (let i = 0; i < 64; i++) {
+      res.write(piece);
+      await sleep(1);
+    }
+    res.write('"}\n\ndata: [DONE]\n\n');
+    res.end();
+  });
+  const response = await httpFetch(url);
+  const reader = response.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const body = text(chunks);
+  assert.equal(body, `data: {"x":"${piece.repeat(64)}"}\n\ndata: [DONE]\n\n`, 'every byte, in order');
+  const withLine = chunks.findIndex((c) => Buffer.from(c).includes('"}\n'));
+  assert.ok(chunks[withLine]!.length > 64 * piece.length, `the line came as one piece (${chunks.map((c) => c.length).join(', ')})`);
+});
