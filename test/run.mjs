@@ -50,7 +50,9 @@ const foreign = new Set([`tsx-${uid}`, 'node-compile-cache']);
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  // Every test and hook is bounded (a stuck one fails, named, after 5 minutes), and a file whose
+  // tests are done ends even if something of it is still open (that once kept CI waiting forever).
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', '--test-force-exit', ...files],
   { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0', TMPDIR: runTmp, TMUX_TMPDIR: runTmp } },
 );
 child.on('exit', (code, signal) => {

@@ -31,7 +31,7 @@ before(async () => {
 });
 after(async () => {
   await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 function home(): string {

@@ -22,7 +22,7 @@ import { tempDir } from '../support/temp.js';
  */
 const homes: string[] = [];
 after(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 function sessionsDir(): string {
   const h = tempDir('medchat-merge-');

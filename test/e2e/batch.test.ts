@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const d of doubles.splice(0)) await d.close();
 });
 after(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A fresh double (its counts are this test's alone) and a home with a questions file of `n` items. */

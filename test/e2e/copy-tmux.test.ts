@@ -24,7 +24,7 @@ before(async () => {
 after(async () => {
   spawnSync('tmux', ['-L', server, 'kill-server'], { stdio: 'ignore' });
   if (socket) fs.rmSync(socket, { force: true });
-  if (home) fs.rmSync(home, { recursive: true, force: true });
+  if (home) fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 });
   await double.close();
 });
 

@@ -118,7 +118,7 @@ describe(`fault harness (seed ${SEED})`, () => {
 
   after(async () => {
     await server?.close();
-    for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+    for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
   });
 
   for (const key of Object.keys(INVARIANTS) as Array<keyof typeof INVARIANTS>) {

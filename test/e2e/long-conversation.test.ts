@@ -28,7 +28,7 @@ const fits = (r: RecordedRequest) => roughTokenCount(r.body.messages) + r.body.m
 
 test('a long one-shot conversation with -c is never rejected: earlier turns are summarised, the newest sent word for word, the user told', async (t) => {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   assert.equal((await runCli(['config', 'set', 'context-window', String(WINDOW)], { home })).code, 0);
   const notices: string[] = [];
   const turns = 12;
@@ -72,7 +72,7 @@ test('a long one-shot conversation with -c is never rejected: earlier turns are 
 
 test('one message too long for the window is refused before sending, with the numbers (exit 2)', async (t) => {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   assert.equal((await runCli(['config', 'set', 'context-window', String(WINDOW)], { home })).code, 0);
   const before = double.chat.requests.length;
   const r = await runCli(['--max-tokens', '1024'], { baseUrl: double.url, home, stdin: 'atrial fibrillation '.repeat(20_000) });
@@ -83,7 +83,7 @@ test('one message too long for the window is refused before sending, with the nu
 
 test('one-shot -c: a summary that comes back cut off is not used; the turns are dropped, the allergy line still sent, and stderr says so', async (t) => {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   const set = async (key: string, value: string) => assert.equal((await runCli(['config', 'set', key, value], { home })).code, 0);
   await set('context-window', String(WINDOW));
   await set('compress-at', '1');

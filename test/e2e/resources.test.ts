@@ -33,7 +33,7 @@ function home(): string {
   return h;
 }
 after(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The checks every run here shares: it ended by itself, with a table exit code, one outcome line and no key. */

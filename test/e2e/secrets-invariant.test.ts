@@ -20,7 +20,7 @@ before(async () => {
 });
 after(async () => {
   await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const CASES = Number(process.env.MEDCHAT_SECRET_CASES) || 60;
@@ -125,7 +125,7 @@ test(`echoed keys never show a run of 8 characters anywhere (${CASES} seeded cas
       const session = JSON.parse(fs.readFileSync(files.find((f) => f.endsWith('.json'))!, 'utf8'));
       assert.equal(session.turns.at(-1).answer, r.stdout, why);
     }
-    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     ran++;
   }
   process.stdout.write(`# secrets invariant: ${ran} seeded cases (seed ${seed})\n`);

@@ -141,7 +141,7 @@ test('api-key-command that fails or prints nothing: one line, exit 2, nothing se
 /** A temp home removed after the test, also when it fails. */
 function ownHome(t: { after: (fn: () => void) => void }): string {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   return home;
 }
 

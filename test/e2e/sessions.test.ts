@@ -158,7 +158,7 @@ test('history off in config saves nothing either', async () => {
 
 test('a session id with path characters never reaches a path: one usage line, exit 2, nothing touched', async (t) => {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   const first = await runCli(['A saved question'], { baseUrl: double.url, home });
   assert.equal(first.code, 0, first.stderr);
   // A file beside the sessions folder that a traversal would reach.
@@ -199,7 +199,7 @@ test('a session id with path characters never reaches a path: one usage line, ex
 
 test('a session file whose "id" says ../../x is saved back into its own file, never outside the folder', async (t) => {
   const home = tempHome();
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
+  t.after(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
   assert.equal((await runCli(['First question'], { baseUrl: double.url, home })).code, 0);
   const name = sessionFiles(home)[0]!;
   const file = path.join(sessionsDir(home), name);

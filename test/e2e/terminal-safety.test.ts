@@ -16,7 +16,7 @@ before(async () => {
 });
 after(async () => {
   await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** An answer that would take over a terminal if obeyed, and reorder what is read (Trojan Source). */
