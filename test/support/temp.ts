@@ -13,7 +13,8 @@ let hooked = false;
 function removeAll(): void {
   for (const dir of made) {
     try {
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      // A medchat a test stopped (a killed tmux pane) may still be saving into it: retry for up to ~2 s.
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     } catch {
       // left for test/run.mjs to report: the run fails, naming it
     }
