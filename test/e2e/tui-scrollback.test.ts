@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO, TEST_KEY, waitFor } from '../support/cli.js';
-import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { closePanes, TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
 const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
@@ -21,18 +21,7 @@ const panes: TmuxPane[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  // The double closes even if a removal fails (an open double keeps the file from ever ending);
-  // a home medchat was still saving into when its pane was killed is removed at exit (temp.ts).
-  try {
-    for (const p of panes) {
-      p.kill();
-      fs.rmSync(p.home, { recursive: true, force: true, maxRetries: 5 });
-    }
-  } finally {
-    await double.close();
-  }
-});
+after(() => closePanes(panes, () => double.close()));
 
 /** medchat in tmux after the shell printed SHELL; what it writes is logged to check for clears. */
 function pane(env: Record<string, string> = {}, size = { width: 60, height: 20 }) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO, waitFor } from '../support/cli.js';
-import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { closePanes, TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 // Issue 12, items 6 and 7, in a real terminal (the frame writer draws the streaming text there):
 // a command typed mid-answer prints after the answer, and the footer counts while it streams.
@@ -16,18 +16,7 @@ const panes: TmuxPane[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  // The double closes even if a removal fails (an open double keeps the file from ever ending);
-  // a home medchat was still saving into when its pane was killed is removed at exit (temp.ts).
-  try {
-    for (const p of panes) {
-      p.kill();
-      fs.rmSync(p.home, { recursive: true, force: true, maxRetries: 5 });
-    }
-  } finally {
-    await double.close();
-  }
-});
+after(() => closePanes(panes, () => double.close()));
 
 const PARAGRAPHS = [
   'Paragraph one says that paracetamol is taken every four to six hours.',

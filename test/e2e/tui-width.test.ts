@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { REPO } from '../support/cli.js';
-import { TmuxPane, killTmuxServer, tmuxSkip, trackTmuxServer } from '../support/tmux.js';
+import { closePanes, killTmuxServer, TmuxPane, tmuxSkip, trackTmuxServer } from '../support/tmux.js';
 
 // A Markdown table with emoji, CJK and Thai, answered to the real binary in tmux: its borders line up on the screen
 // as tmux counts cells. Terminals differ on some glyphs (tmux 3.3a draws `⚠️` in 1 cell and `👍🏽` in 4, newer ones
@@ -67,18 +67,7 @@ const panes: TmuxPane[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  // The double closes even if a removal fails (an open double keeps the file from ever ending);
-  // a home medchat was still saving into when its pane was killed is removed at exit (temp.ts).
-  try {
-    for (const p of panes) {
-      p.kill();
-      fs.rmSync(p.home, { recursive: true, force: true, maxRetries: 5 });
-    }
-  } finally {
-    await double.close();
-  }
-});
+after(() => closePanes(panes, () => double.close()));
 
 test('a table with emoji, CJK and Thai lines up on a real terminal (tmux): every border in one column', { skip }, async (t) => {
   const expected = new Map(CANDIDATES.flatMap(([word, cells]) => glyphsOf(word).map((g, i) => [g, cells[i]!] as const)));

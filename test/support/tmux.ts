@@ -136,3 +136,19 @@ export class TmuxPane {
     killTmuxServer(this.name);
   }
 }
+
+/**
+ * A test file's teardown: stop every pane and remove its home, then `close` (the double) even if a
+ * removal failed: an open double keeps the file from ever ending. A home a killed medchat was still
+ * saving into is removed at exit (temp.ts).
+ */
+export async function closePanes(panes: readonly TmuxPane[], close: () => Promise<void>): Promise<void> {
+  try {
+    for (const p of panes) {
+      p.kill();
+      fs.rmSync(p.home, { recursive: true, force: true, maxRetries: 5 });
+    }
+  } finally {
+    await close();
+  }
+}
