@@ -8,19 +8,12 @@ import { startServiceDouble, type ServiceDouble } from '../../src/double/index.j
 import { filesUnder, runCli, tempHome } from '../support/cli.js';
 
 let double: ServiceDouble;
-const homes: string[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
-});
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
+after(() => double.close());
+/** A fresh home, removed when the file ends (test/support/temp.ts). */
+const home = tempHome;
 const userMessage = () => (double.chat.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
 
 test('-f twice: each file as a labelled fenced block, in order, before the question', async () => {

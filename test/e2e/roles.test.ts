@@ -10,19 +10,12 @@ import { runCli, tempHome } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 let double: ServiceDouble;
-const homes: string[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
-});
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
+after(() => double.close());
+/** A fresh home, removed when the file ends (test/support/temp.ts). */
+const home = tempHome;
 
 test('roles list names the five built-ins with what each does; roles path is in the config folder', async () => {
   const h = home();

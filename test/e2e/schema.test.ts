@@ -9,20 +9,13 @@ import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 
 let double: ServiceDouble;
-const homes: string[] = [];
 before(async () => {
   double = await startServiceDouble();
 });
-after(async () => {
-  await double.close();
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
-});
+after(() => double.close());
 
-const home = () => {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-};
+/** A fresh home, removed when the file ends (test/support/temp.ts). */
+const home = tempHome;
 const ALLOWED = ['enable_thinking', 'max_tokens', 'messages', 'model', 'stream', 'temperature', 'top_p'];
 
 test('--schema FILE: the answer is validated and printed as exactly one JSON value; the body keeps only allowed fields', async () => {
