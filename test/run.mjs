@@ -55,6 +55,17 @@ const child = spawn(
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', '--test-force-exit', ...files],
   { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0', TMPDIR: runTmp, TMUX_TMPDIR: runTmp } },
 );
+/** A leftover and, for a folder, the files in it: what was still being written there says which process outlived its test. */
+function describe(full, name) {
+  try {
+    if (!statSync(full).isDirectory()) return name;
+    const inside = readdirSync(full, { recursive: true }).map(String).slice(0, 8);
+    return inside.length ? `${name}/ holding ${inside.join(', ')}` : `${name}/ (empty)`;
+  } catch {
+    return name;
+  }
+}
+
 child.on('exit', (code, signal) => {
   const left = [];
   for (const name of readdirSync(runTmp)) {
@@ -62,7 +73,7 @@ child.on('exit', (code, signal) => {
     const full = path.join(runTmp, name);
     // tmux keeps its sockets in tmux-<uid>/: a socket left there is a tmux server a test did not stop.
     if (/^tmux-/.test(name) && statSync(full).isDirectory()) left.push(...readdirSync(full).map((s) => `tmux socket ${s}`));
-    else left.push(name);
+    else left.push(describe(full, name));
   }
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   let exit = signal ? 1 : (code ?? 1);

@@ -22,13 +22,33 @@ function removeAll(): void {
   made.clear();
 }
 
+/** The test file this process runs (`node --test` gives each its own process), so a leftover names who made it. */
+const owner = path.basename(process.argv[1] ?? 'unknown').replace(/\.test\.tsx?$/, '').replace(/[^\w-]/g, '_');
+
+const stoppers: Array<() => void> = [];
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const stop of stoppers) stop();
+    removeAll();
+  });
+}
+
+/**
+ * Run `stop` at exit before the folders are removed: what may still write into them (a medchat in a tmux pane)
+ * must be stopped first, or it writes a removed home back.
+ */
+export function beforeTempRemoval(stop: () => void): void {
+  stoppers.push(stop);
+  hookExit();
+}
+
 export function tempDir(prefix = 'medchat-test-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}${owner}-`));
   made.add(dir);
-  if (!hooked) {
-    hooked = true;
-    process.on('exit', removeAll);
-  }
+  hookExit();
   return dir;
 }
 

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BIN, tempHome, waitFor } from './cli.js';
+import { beforeTempRemoval } from './temp.js';
 
 /** tmux is how the terminal tests get a real pseudo-terminal. CI installs it; elsewhere they skip. */
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -16,6 +17,8 @@ export function tmuxSocketPath(name: string): string {
 }
 
 const running = new Set<string>();
+/** Panes not yet killed: stopped at exit, before their homes are removed (temp.ts). */
+const openPanes = new Set<TmuxPane>();
 let hooked = false;
 
 /** Start tracking a tmux server: it is stopped, and its socket removed, when the test process exits at the latest. */
@@ -23,16 +26,82 @@ export function trackTmuxServer(name: string): void {
   running.add(name);
   if (hooked) return;
   hooked = true;
-  process.on('exit', () => {
+  beforeTempRemoval(() => {
+    for (const p of [...openPanes]) p.kill();
     for (const n of [...running]) killTmuxServer(n);
   });
 }
 
-/** Stop the tmux server `name` and remove its socket (tmux leaves the socket file behind). */
+/** The processes of the server's panes and everything they started (medchat under its shell), from /proc. */
+function paneProcesses(name: string): number[] {
+  const r = spawnSync('tmux', ['-L', name, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' });
+  const found = new Set((r.stdout ?? '').split('\n').filter(Boolean).map(Number));
+  if (found.size === 0) return [];
+  const parentOf = new Map<number, number>();
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // ended while we looked
+      }
+    }
+  } catch {
+    return [...found]; // no /proc: the pane processes alone
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parentOf) {
+      if (found.has(ppid) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Stop the tmux server `name`, wait (up to 10 s) for what ran in its panes to end, and remove its socket (tmux
+ * leaves the socket file behind). A medchat stopped by the hang-up may still be saving into its home: a home
+ * removed before it ends is written back behind the test's back.
+ */
 export function killTmuxServer(name: string): void {
+  const pids = paneProcesses(name);
   spawnSync('tmux', ['-L', name, 'kill-server'], { stdio: 'ignore' });
+  const until = Date.now() + 10_000;
+  for (const pid of pids) waitGone(pid, until);
   fs.rmSync(tmuxSocketPath(name), { force: true });
   running.delete(name);
+}
+
+/** Whether process `pid` has ended (a zombie nobody has reaped yet counts as ended: it can write nothing). */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Block until `pid` has ended, until the time `until` at most; then SIGKILL it, so nothing of a test outlives it. */
+function waitGone(pid: number, until: number): void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  while (!gone(pid) && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
+  if (!gone(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ended just now
+    }
+  }
 }
 
 /**
@@ -64,6 +133,7 @@ export class TmuxPane {
     const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
     const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
     trackTmuxServer(this.name);
+    openPanes.add(this);
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
   }
 
@@ -132,8 +202,10 @@ export class TmuxPane {
     return { code, stty, cursorVisible };
   }
 
+  /** Stop the pane's server and wait for medchat to end (killTmuxServer). */
   kill(): void {
     killTmuxServer(this.name);
+    openPanes.delete(this);
   }
 }
 
