@@ -28,9 +28,12 @@ export interface CliOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
-/** A fresh, private home for one test: config and data folders that nothing else touches. */
+/**
+ * A fresh, private home for one test: config and data folders that nothing else touches. Its name holds no run of
+ * 8 characters of TEST_KEY (`medchat-test-secrets-…` did: medchat rightly masked the path in its messages).
+ */
 export function tempHome(): string {
-  return tempDir('medchat-test-');
+  return tempDir('medchat-home-');
 }
 
 export function cliEnv(opts: CliOptions): NodeJS.ProcessEnv {

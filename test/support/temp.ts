@@ -45,7 +45,7 @@ export function beforeTempRemoval(stop: () => void): void {
   hookExit();
 }
 
-export function tempDir(prefix = 'medchat-test-'): string {
+export function tempDir(prefix = 'medchat-tmp-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}${owner}-`));
   made.add(dir);
   hookExit();
