@@ -205,10 +205,10 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   const maxLiveRows = Math.max(3, snap.rows - inputRows - 4 - pendingRows(snap.pending));
   const busy = snap.live !== undefined || snap.job !== undefined;
   const liveTurn = useCallback(() => controller.liveTurn(), [controller]);
-  const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items, snap.epoch) : snap.items), [drawing, snap.items, snap.epoch]);
+  const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items) : snap.items), [drawing, snap.items]);
   return (
     <Box flexDirection="column">
-      <Transcript key={snap.epoch} items={printed} width={width} />
+      <Transcript items={printed} width={width} />
       {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
       {snap.job ? <JobLine job={snap.job} /> : null}
       {snap.pending ? <PendingLines pending={snap.pending} /> : null}

@@ -3,7 +3,6 @@ import type { Conversation, Turn } from '../core/conversation.js';
 import type { MedchatError } from '../core/errors.js';
 import type { ActiveRole, RoleSettings } from '../core/roles/active.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
-import type { SessionStore } from '../core/sessions/store.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { Settings } from '../core/settings.js';
 import { AfterAnswer } from './chat/after-answer.js';
@@ -12,10 +11,11 @@ import { ContextMeter } from './chat/context-meter.js';
 import { JobRunner } from './chat/job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
 import { retextureJob } from './chat/retexture-job.js';
-import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem, StaticItem } from './chat/screen-state.js';
+import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem } from './chat/screen-state.js';
+import type { ControllerOptions } from './chat/controller-options.js';
+import { PrintedItems } from './chat/printed-items.js';
 import { InputDispatch } from './chat/input-dispatch.js';
 import { PrivacyGate, type GateHost } from './chat/privacy-gate.js';
-import type { PrivacyChoice } from '../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision } from '../core/privacy/warn-prompt.js';
 import { SessionActions } from './chat/session-actions.js';
 import { PromptHistory } from './prompt-history.js';
@@ -23,7 +23,9 @@ import { openingItems } from './session-items.js';
 import { COMMANDS } from './commands/index.js';
 import { tooLong, type TooLong } from './too-long.js';
 import type { ChatCommandHost, SlashCommand } from './commands/types.js';
+import type { SessionStore } from '../core/sessions/store.js';
 
+export type { ControllerOptions } from './chat/controller-options.js';
 export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, PendingView, StaticItem } from './chat/screen-state.js';
 
 /**
@@ -35,43 +37,6 @@ export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, Pend
  * meet the printed transcript, the redraws and the keys.
  * Components render `snapshot()`; `use-chat` subscribes and batches the redraws.
  */
-export interface ControllerOptions {
-  system?: string;
-  version: string;
-  columns?: number;
-  rows?: number;
-  /** Raw writes to the terminal: control strings that print nothing and leave the cursor (OSC 52). */
-  write?: (data: string) => void;
-  /** Draw the live region again where it is (Ctrl+L, back from the editor); nothing printed above it is touched. */
-  redraw?: () => void;
-  /** Open the full-screen transcript viewer (Ctrl+O, /reasoning). */
-  openTranscript?: () => void;
-  /** Prompt history file; undefined keeps history in memory only. */
-  historyFile?: string;
-  /** Opens the draft in $VISUAL/$EDITOR; returns the edited text, or undefined. */
-  openEditor?: (draft: string) => string | undefined;
-  commands?: readonly SlashCommand[];
-  /** Continue a saved session (id, unique prefix or `latest`). */
-  resume?: string;
-  /** Write nothing: no session file, no prompt history. */
-  incognito?: boolean;
-  /** `medchat demo`: the header and footer say so. */
-  demo?: boolean;
-  /** Where sessions are saved (tests use a temporary folder). Default: the data directory. */
-  store?: SessionStore;
-  /** How `/retexture` draws its preview inside the screen: coloured blocks, or plain characters without colour. */
-  previewProtocol?: 'blocks' | 'ascii';
-  /** Task polling interval for `/retexture` (tests poll faster). */
-  retexturePollMs?: number;
-  /** A role in use from the start (`-r NAME`): shown in the header; see setRole. */
-  role?: ActiveRole;
-  /** The patient-identifier guard (config `privacy`, --privacy): undefined or off, questions go as typed. */
-  privacy?: PrivacyChoice;
-}
-
-let itemSeq = 0;
-const nextId = () => `i${++itemSeq}`;
-
 export class ChatController implements ChatCommandHost {
   readonly settings: Settings;
   readonly history: PromptHistory;
@@ -83,8 +48,7 @@ export class ChatController implements ChatCommandHost {
   private readonly answers: AnswerRunner;
   private readonly input: InputDispatch;
   private readonly privacy: PrivacyGate;
-  private items: StaticItem[] = [];
-  private epoch = 0;
+  private readonly printed = new PrintedItems();
   private showReasoning = false;
   private columns: number;
   private rows: number;
@@ -254,8 +218,7 @@ export class ChatController implements ChatCommandHost {
 
   snapshot(): ChatSnapshot {
     this.snap ??= {
-      items: this.items,
-      epoch: this.epoch,
+      items: this.printed.all,
       live: this.live,
       showReasoning: this.showReasoning,
       thinking: this.settings.thinking,
@@ -284,7 +247,7 @@ export class ChatController implements ChatCommandHost {
   // ---- transcript ---------------------------------------------------------------------------
 
   private push(...items: NewItem[]): void {
-    this.items = [...this.items, ...items.map((i) => ({ ...i, id: nextId() }) as StaticItem)];
+    this.printed.push(...items);
   }
 
   /** Print a line. While an answer streams it is held, and printed after the answer (never inside it). */
@@ -431,7 +394,7 @@ export class ChatController implements ChatCommandHost {
 
   setThinking(on: boolean): void {
     this.actions.setThinking(on);
-    this.updateHeader({ thinking: on });
+    this.printed.patchHeader({ thinking: on });
     this.changed();
   }
 
@@ -440,14 +403,8 @@ export class ChatController implements ChatCommandHost {
     this.role = role;
     Object.assign(this.settings, { thinking: use.thinking, maxTokens: use.maxTokens, temperature: use.temperature });
     this.actions.setSystem(use.system);
-    this.updateHeader({ role: role?.name, thinking: use.thinking });
+    this.printed.patchHeader({ role: role?.name, thinking: use.thinking });
     this.invalidateMeter();
-  }
-
-  /** The header item as things are now, for the transcript viewer (what was printed stays as it was). */
-  private updateHeader(patch: { thinking?: boolean; role?: string }): void {
-    const header = this.items[0];
-    if (header?.kind === 'header') this.items = [{ ...header, ...patch }, ...this.items.slice(1)];
   }
 
   setMaxTokens(n: number): void {

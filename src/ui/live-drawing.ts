@@ -14,7 +14,7 @@ import { textWidth, wrapLine } from './text/width.js';
  */
 export class LiveDrawing {
   readonly rows: LiveRows;
-  /** Items printed here, as `epoch:id`: <Static> must not print them again in that epoch. */
+  /** Ids of the items printed here: <Static> must not print them again. */
   private readonly printed = new Set<string>();
 
   constructor(
@@ -32,18 +32,18 @@ export class LiveDrawing {
   setCaret = (caret: Caret | undefined): void => this.writer.setCaret(caret);
 
   /** Print finished answer paragraphs now; false (nothing printed) when Ink has to. */
-  print(items: readonly StaticItem[], epoch: number): boolean {
+  print(items: readonly StaticItem[]): boolean {
     if (!items.every((i) => i.kind === 'answer')) return false;
     const width = Math.min(this.rows.width, this.columns());
     const lines = items.flatMap((i) => answerLines(i.kind === 'answer' ? i.text : '', width));
     if (!this.writer.print(lines)) return false;
-    for (const i of items) this.printed.add(`${epoch}:${i.id}`);
+    for (const i of items) this.printed.add(i.id);
     return true;
   }
 
-  /** The items <Static> is to print: all but those printed here in this epoch. */
-  forStatic(items: readonly StaticItem[], epoch: number): readonly StaticItem[] {
-    return this.printed.size ? items.filter((i) => !this.printed.has(`${epoch}:${i.id}`)) : items;
+  /** The items <Static> is to print: all but those printed here. */
+  forStatic(items: readonly StaticItem[]): readonly StaticItem[] {
+    return this.printed.size ? items.filter((i) => !this.printed.has(i.id)) : items;
   }
 }
 

@@ -35,7 +35,7 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
       if (!drawing || c === 'any' || rendered.current !== given) return render();
       if (c === 'paragraphs') {
         const now = controller.snapshot();
-        if (!drawing.print(now.items.slice(given.items.length), now.epoch)) return render();
+        if (!drawing.print(now.items.slice(given.items.length))) return render();
         given = now;
         rendered.current = now; // React has nothing more to print for these
       }

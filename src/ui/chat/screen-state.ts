@@ -73,9 +73,8 @@ export interface LastStats {
 }
 
 export interface ChatSnapshot {
+  /** Printed above the live region, each once, never reprinted (the terminal keeps and reflows them). */
   items: readonly StaticItem[];
-  /** Changes when the printed transcript must be reprinted (clear + remount `<Static>`). */
-  epoch: number;
   live?: LiveTurn;
   showReasoning: boolean;
   thinking: boolean;
