@@ -34,7 +34,7 @@ const ANSWER = `Sum the doses:\n\n\`\`\`bash\n${CODE}\n\`\`\`\n\nOr ask the serv
 
 async function type(line: string): Promise<void> {
   tmux('send-keys', '-t', server, '-l', line);
-  await waitFor(() => screen().includes(`│ › ${line}`), 5000, `${line} in the box\n${screen()}`);
+  await waitFor(() => screen().includes(`│ › ${line}`), 5000, () => `${line} in the box\n${screen()}`);
   // Enter is ignored while the screen settles the previous answer: press until the line leaves the box.
   for (let i = 0; i < 20 && screen().includes(`│ › ${line}`); i++) {
     tmux('send-keys', '-t', server, 'Enter');
@@ -60,29 +60,29 @@ test('/copy inside tmux lands in tmux\'s paste buffer (show-buffer), and the not
   double.chat.enqueue({ reasoning: [], content: [ANSWER] });
   tmux('new-session', '-d', '-s', server, '-x', '100', '-y', '40', script);
   socket = tmux('display-message', '-p', '#{socket_path}').trim();
-  await waitFor(() => screen().includes('Enter send'), 10_000, `the chat screen\n${screen()}`);
+  await waitFor(() => screen().includes('Enter send'), 10_000, () => `the chat screen\n${screen()}`);
   await new Promise((r) => setTimeout(r, 200));
   tmux('send-keys', '-t', server, '-l', 'how do I add them up?');
-  await waitFor(() => screen().includes('› how do I add them up?'), 5000, `the question in the box\n${screen()}`);
+  await waitFor(() => screen().includes('› how do I add them up?'), 5000, () => `the question in the box\n${screen()}`);
   tmux('send-keys', '-t', server, 'Enter');
-  await waitFor(() => /Or ask the service[\s\S]*\d+ in · \d+ out/.test(screen()), 10_000, `the answer\n${screen()}`);
+  await waitFor(() => /Or ask the service[\s\S]*\d+ in · \d+ out/.test(screen()), 10_000, () => `the answer\n${screen()}`);
   // The long line is drawn cut, with a continuation mark.
   assert.match(screen(), /^↪ 7+'$/m);
 
   await type('/copy code 1');
-  await waitFor(() => screen().includes(`copied code block 1 of 2 (bash) (${CODE.length} characters) to tmux's paste buffer (prefix + ])`), 10_000, `the notice\n${screen()}`);
+  await waitFor(() => screen().includes(`copied code block 1 of 2 (bash) (${CODE.length} characters) to tmux's paste buffer (prefix + ])`), 10_000, () => `the notice\n${screen()}`);
   assert.equal(tmux('show-buffer'), CODE);
 
   await type('/copy code');
-  await waitFor(() => screen().includes('copied code block 2 of 2 (sh)'), 10_000, `the notice\n${screen()}`);
+  await waitFor(() => screen().includes('copied code block 2 of 2 (sh)'), 10_000, () => `the notice\n${screen()}`);
   assert.equal(tmux('show-buffer'), LONG, 'the whole line, with no continuation mark or newline in it');
 
   await type('/copy');
-  await waitFor(() => screen().includes(`copied the last answer (${ANSWER.length.toLocaleString('en-US')} characters) to tmux's paste buffer`), 10_000, `the notice\n${screen()}`);
+  await waitFor(() => screen().includes(`copied the last answer (${ANSWER.length.toLocaleString('en-US')} characters) to tmux's paste buffer`), 10_000, () => `the notice\n${screen()}`);
   assert.equal(tmux('show-buffer'), ANSWER);
   // Nothing claimed that is not known: no client is attached, so no "terminal's clipboard".
   assert.doesNotMatch(screen(), /through tmux|OSC 52/);
 
   tmux('send-keys', '-t', server, 'C-d');
-  await waitFor(() => screen().includes('medchat exited 0'), 10_000, `medchat to exit\n${screen()}`);
+  await waitFor(() => screen().includes('medchat exited 0'), 10_000, () => `medchat to exit\n${screen()}`);
 });

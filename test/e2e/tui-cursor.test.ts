@@ -41,7 +41,7 @@ async function caretAfter(p: TmuxPane, before: string, what: string): Promise<vo
     const y = rows.findIndex((r) => r.includes(before));
     return y < 0 ? undefined : { x: textWidth(rows[y]!.slice(0, rows[y]!.indexOf(before) + before.length)), y, shown: true };
   };
-  await waitFor(() => JSON.stringify(cursor(p)) === JSON.stringify(expected()), 5000, `${what}: the cursor at ${JSON.stringify(expected())}, not ${JSON.stringify(cursor(p))}\n${visible(p).join('\n')}`);
+  await waitFor(() => JSON.stringify(cursor(p)) === JSON.stringify(expected()), 5000, () => `${what}: the cursor at ${JSON.stringify(expected())}, not ${JSON.stringify(cursor(p))}\n${visible(p).join('\n')}`);
 }
 
 test('the terminal cursor is on the caret: after ASCII, after Chinese (two cells each), after moving, on a wrapped row', { skip }, async () => {

@@ -48,7 +48,7 @@ function intact(all: string[], written: string): void {
 }
 
 async function idleBox(p: TmuxPane): Promise<void> {
-  await waitFor(() => p.screen().split('\n').some((l) => l.startsWith('│ › ')), 10_000, `the input box\n${p.screen()}`);
+  await waitFor(() => p.screen().split('\n').some((l) => l.startsWith('│ › ')), 10_000, () => `the input box\n${p.screen()}`);
   await sleep(300);
 }
 
