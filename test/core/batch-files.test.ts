@@ -185,3 +185,42 @@ test('answers file: a full disk at any write leaves whole lines only, and says s
     }
   }
 });
+
+test('answers file: one run at a time; a second open is refused naming the holder, and the file is free again after close', async () => {
+  const file = write('a.jsonl', lineOf({ id: 'a', content: 'A' }));
+  // A holder that is running: this test's parent (a process that is certainly alive and not us).
+  fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`);
+  await assert.rejects(AnswersFile.open(file), (err: Error) => {
+    assert.equal(err.message, `another medchat batch (process ${process.ppid}) is writing ${file}; wait for it to end, or choose another -o (if none runs, remove ${file}.lock)`);
+    return true;
+  });
+  assert.equal(fs.readFileSync(file, 'utf8'), lineOf({ id: 'a', content: 'A' }), 'the file is left alone');
+  fs.rmSync(`${file}.lock`);
+
+  const { out } = await AnswersFile.open(file);
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid}\n`, 'the lock names this run');
+  out.append({ id: 'b', content: 'B' });
+  out.close();
+  assert.equal(fs.existsSync(`${file}.lock`), false, 'closing lets the next run in');
+  const again = await AnswersFile.open(file);
+  again.out.close();
+});
+
+test('answers file: a lock left by a run that was killed is taken over; an empty one is refused only while it is new', async () => {
+  const file = write('a.jsonl', '');
+  // A process id that no longer exists: a child that has ended and been reaped.
+  const { spawnSync } = await import('node:child_process');
+  const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  fs.writeFileSync(`${file}.lock`, `${gone}\n`);
+  const taken = await AnswersFile.open(file);
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid}\n`);
+  taken.out.close();
+
+  fs.writeFileSync(`${file}.lock`, '');
+  await assert.rejects(AnswersFile.open(file), /another medchat batch is writing .*; wait for it to end/);
+  const old = new Date(Date.now() - 60_000);
+  fs.utimesSync(`${file}.lock`, old, old);
+  const after = await AnswersFile.open(file);
+  after.out.close();
+  assert.equal(fs.existsSync(`${file}.lock`), false);
+});

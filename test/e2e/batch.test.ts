@@ -223,6 +223,25 @@ test('SIGKILL mid-run: the file is valid JSON lines with no answer lost, and the
   assert.deepEqual(readAnswers(out).map((l) => l.id).sort(), [...ids].sort());
 });
 
+test('a second batch on the same -o while the first runs is refused (exit 2) and changes nothing; the first ends whole', async () => {
+  const { double, home, ids, input, out } = await setup(20, 150);
+  let first: ChildProcess | undefined;
+  const running = runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: double.url, home, onSpawn: (c) => (first = c) });
+  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 2, 15_000, 'a first answer in the file');
+  const second = await runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: double.url, home });
+  assert.equal(second.code, 2, second.stderr);
+  assert.equal(
+    second.stderr,
+    `medchat: another medchat batch (process ${first!.pid}) is writing ${out}; wait for it to end, or choose another -o (if none runs, remove ${out}.lock)\n`,
+  );
+  const r = await running;
+  assert.equal(r.code, 0, r.stderr);
+  const lines = readAnswers(out);
+  assert.deepEqual(lines.map((l) => l.id).sort(), [...ids].sort(), 'each question answered once, by the first run');
+  assert.equal(double.chat.requests.length, 20, 'the second run asked nothing');
+  assert.equal(fs.existsSync(`${out}.lock`), false, 'the lock is gone when the run ends');
+});
+
 test('Ctrl+C: the answers in flight are finished and written, nothing new is sent, exit 130; a second Ctrl+C leaves at once', async () => {
   const { double, home, input, out } = await setup(40, 300);
   let child: ChildProcess | undefined;

@@ -6,6 +6,7 @@ import { FileWriteError, toWriteError } from '../io/atomic-file.js';
 import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
 import { idKey } from './items.js';
 import { readLines } from './lines.js';
+import { OutputLock } from './output-lock.js';
 
 /**
  * The answers file of a batch (`-o`): JSON lines, appended as each answer finishes, and read back
@@ -66,11 +67,25 @@ export class AnswersFile {
     private fd: number | undefined,
     private size: number,
     private readonly opts: AnswersFileOptions,
+    private readonly lock: OutputLock,
   ) {}
 
-  /** Open for appending, reading back what an earlier run wrote (and repairing a torn tail). */
+  /**
+   * Open for appending, reading back what an earlier run wrote (and repairing a torn tail). The
+   * file is this run's alone until `close` (output-lock.ts): a second run is refused.
+   */
   static async open(file: string, opts: AnswersFileOptions = {}): Promise<{ out: AnswersFile; resume: ResumeState }> {
     const ops = opts.ops ?? nodeFileOps;
+    const lock = OutputLock.take(file, ops);
+    try {
+      return await AnswersFile.openLocked(file, ops, opts, lock);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  private static async openLocked(file: string, ops: FileOps, opts: AnswersFileOptions, lock: OutputLock): Promise<{ out: AnswersFile; resume: ResumeState }> {
     const resume: ResumeState = { answered: new Set(), retried: 0, tornBytes: 0 };
     let stat: fs.Stats | undefined;
     try {
@@ -105,7 +120,7 @@ export class AnswersFile {
     } catch (err) {
       throw toWriteError(file, err);
     }
-    const out = new AnswersFile(file, ops, fd, fs.fstatSync(fd).size, opts);
+    const out = new AnswersFile(file, ops, fd, fs.fstatSync(fd).size, opts, lock);
     if (unterminated) out.appendBytes(Buffer.from('\n'));
     return { out, resume };
   }
@@ -174,6 +189,7 @@ export class AnswersFile {
       } catch (err) {
         this.fail(err);
       }
+      this.lock.release();
     }
     if (this.failure) throw this.failure;
   }
