@@ -4,27 +4,22 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, afterEach, test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { TEST_KEY, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { canWatchMemory, mb, runWatched } from '../support/rss.js';
 
-const homes: string[] = [];
 const doubles: ServiceDouble[] = [];
 afterEach(async () => {
   for (const d of doubles.splice(0)) await d.close();
-});
-after(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A fresh double (its counts are this test's alone) and a home with a questions file of `n` items. */
 async function setup(n: number, latencyMs = 0) {
   const double = await startServiceDouble({ latencyMs });
   doubles.push(double);
-  const home = tempHome();
-  homes.push(home);
+  const home = tempHome(); // removed when the file ends (test/support/temp.ts)
   const ids = Array.from({ length: n }, (_, i) => `q${i + 1}`);
   const input = path.join(home, 'questions.jsonl');
   fs.writeFileSync(input, ids.map((id) => JSON.stringify({ id, prompt: `question ${id}` })).join('\n') + '\n');

@@ -26,15 +26,8 @@ const LIMIT_KB = 200 * 1024;
 /** A leaking run is stopped here, well before it hurts the machine. */
 const KILL_KB = 400 * 1024;
 
-const homes: string[] = [];
-function home(): string {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
-after(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true, maxRetries: 5 });
-});
+/** A home of its own for each run, removed when the file ends (test/support/temp.ts). */
+const home = tempHome;
 
 /** The checks every run here shares: it ended by itself, with a table exit code, one outcome line and no key. */
 function assertEndedWell(r: WatchedRun, codes: number[]): void {
