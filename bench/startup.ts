@@ -63,6 +63,9 @@ async function figures(runs: Array<() => Promise<number>>): Promise<Figure[]> {
 
 const fmt = (f: { median: number; min: number; max: number }) => `${(f.median / 1000).toFixed(3)} s (${(f.min / 1000).toFixed(3)}–${(f.max / 1000).toFixed(3)})`;
 
+// Start-up figures swing with what else the machine does: say how busy it was, so a reader can tell noise from a change.
+console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min); ${RUNS} runs a figure`);
+
 for (const node of nodes) {
   const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const hasCache = Number(/^v(\d+)/.exec(version)![1]) >= 22;
