@@ -191,14 +191,18 @@ test('answers file: one run at a time; a second open is refused naming the holde
   // A holder that is running: this test's parent (a process that is certainly alive and not us).
   fs.writeFileSync(`${file}.lock`, `${process.ppid}\n`);
   await assert.rejects(AnswersFile.open(file), (err: Error) => {
-    assert.equal(err.message, `another medchat batch (process ${process.ppid}) is writing ${file}; wait for it to end, or choose another -o (if none runs, remove ${file}.lock)`);
+    assert.equal(err.message, `another medchat batch (pid ${process.ppid}) is writing ${file}; wait for it to end, or choose another -o (if none runs, remove ${file}.lock)`);
     return true;
   });
   assert.equal(fs.readFileSync(file, 'utf8'), lineOf({ id: 'a', content: 'A' }), 'the file is left alone');
+  // A batch runs for hours: a lock is never stale by its age while its holder runs.
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(`${file}.lock`, anHourAgo, anHourAgo);
+  await assert.rejects(AnswersFile.open(file), /another medchat batch \(pid \d+\) is writing/);
   fs.rmSync(`${file}.lock`);
 
   const { out } = await AnswersFile.open(file);
-  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid}\n`, 'the lock names this run');
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid} ${os.hostname()}\n`, 'the lock names this run and its host');
   out.append({ id: 'b', content: 'B' });
   out.close();
   assert.equal(fs.existsSync(`${file}.lock`), false, 'closing lets the next run in');
@@ -213,11 +217,11 @@ test('answers file: a lock left by a run that was killed is taken over; an empty
   const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   fs.writeFileSync(`${file}.lock`, `${gone}\n`);
   const taken = await AnswersFile.open(file);
-  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid}\n`);
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid} ${os.hostname()}\n`);
   taken.out.close();
 
   fs.writeFileSync(`${file}.lock`, '');
-  await assert.rejects(AnswersFile.open(file), /another medchat batch is writing .*; wait for it to end/);
+  await assert.rejects(AnswersFile.open(file), /another medchat batch \(a process that is just starting\) is writing .*; wait for it to end/);
   const old = new Date(Date.now() - 60_000);
   fs.utimesSync(`${file}.lock`, old, old);
   const after = await AnswersFile.open(file);

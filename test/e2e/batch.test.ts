@@ -227,7 +227,7 @@ test('a second batch on the same -o while the first runs is refused (exit 2) and
   assert.equal(second.code, 2, second.stderr);
   assert.equal(
     second.stderr,
-    `medchat: another medchat batch (process ${first!.pid}) is writing ${out}; wait for it to end, or choose another -o (if none runs, remove ${out}.lock)\n`,
+    `medchat: another medchat batch (pid ${first!.pid}) is writing ${out}; wait for it to end, or choose another -o (if none runs, remove ${out}.lock)\n`,
   );
   const r = await running;
   assert.equal(r.code, 0, r.stderr);

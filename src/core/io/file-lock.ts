@@ -30,17 +30,31 @@ export class LockTimeoutError extends Error {
 }
 
 export function withFileLock<T>(lockFile: string, fn: () => T, opts: LockOptions = {}): T {
-  const ops = opts.ops ?? nodeFileOps;
-  acquire(lockFile, ops, opts.waitMs ?? 3000, opts.staleMs ?? 10_000);
+  const release = holdFileLock(lockFile, opts);
   try {
     return fn();
   } finally {
+    release();
+  }
+}
+
+/**
+ * Take the lock and keep it until the returned function is called (a lock held for a whole run:
+ * give `staleMs: Infinity`, so only a holder that no longer runs makes it stale).
+ */
+export function holdFileLock(lockFile: string, opts: LockOptions = {}): () => void {
+  const ops = opts.ops ?? nodeFileOps;
+  acquire(lockFile, ops, opts.waitMs ?? 3000, opts.staleMs ?? 10_000);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
     try {
       ops.unlink(lockFile);
     } catch {
       // left behind: it names this pid, so it counts as stale once this process is gone
     }
-  }
+  };
 }
 
 function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number): void {
@@ -99,7 +113,7 @@ function staleHolder(lockFile: string, staleMs: number): string | undefined {
   const [pidText, host] = text.trim().split(' ');
   const pid = Number(pidText);
   if (age > staleMs) return undefined;
-  if (!Number.isInteger(pid) || pid <= 0) return age > 1000 ? undefined : 'a process that is starting to save';
+  if (!Number.isInteger(pid) || pid <= 0) return age > 1000 ? undefined : 'a process that is just starting';
   if (pid === process.pid) return undefined; // this process holds no lock between calls: a leftover of an earlier one with its pid
   if (host && host !== os.hostname()) return `pid ${pid} on ${host}`;
   try {
