@@ -31,7 +31,13 @@ function hookExit(): void {
   if (hooked) return;
   hooked = true;
   process.on('exit', () => {
-    for (const stop of stoppers) stop();
+    for (const stop of stoppers) {
+      try {
+        stop();
+      } catch {
+        // still remove the folders; what is left is reported by test/run.mjs
+      }
+    }
     removeAll();
   });
 }
