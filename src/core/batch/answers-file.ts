@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { usageError } from '../errors.js';
-import { FileWriteError, toWriteError } from '../io/atomic-file.js';
+import { FileWriteError, toWriteError, writeFileAtomicFrom } from '../io/atomic-file.js';
 import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
 import { idKey } from './items.js';
 import { readLines } from './lines.js';
@@ -245,55 +243,40 @@ async function readAnswers(file: string): Promise<Reading> {
 }
 
 /**
- * Replace the file with a copy that leaves out some lines (and anything past `goodEnd`): written
- * whole to a temporary file beside it, flushed, then renamed over it. Returns how many were left out.
+ * Replace the file with a copy that leaves out some lines (and anything past `goodEnd`), through
+ * writeFileAtomicFrom: the file is the old one or the new one, never a part. Returns how many were left out.
  */
 async function rewriteWithout(file: string, ops: FileOps, goodEnd: number, leaveOut: (key: string, failed: boolean) => boolean): Promise<number> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  let fd: number | undefined;
-  let created = false;
   let removed = 0;
   const stream = fs.createReadStream(file, { end: goodEnd - 1, highWaterMark: 256 * 1024 });
   try {
-    fd = ops.open(tmp, 'wx', 0o600);
-    created = true;
-    let batch: string[] = [];
-    const flush = () => {
-      if (batch.length) writeAll(ops, fd!, Buffer.from(batch.join(''), 'utf8'));
-      batch = [];
-    };
-    for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
-      const a = answerLine(line.text);
-      if (!a) continue;
-      if (leaveOut(a.key, a.failed)) {
-        removed++;
-        continue;
-      }
-      batch.push(line.text + '\n');
-      if (batch.length >= 256) flush();
-    }
-    flush();
-    ops.fsync(fd);
-    const open = fd;
-    fd = undefined;
-    ops.close(open);
-    ops.rename(tmp, file);
-    created = false;
+    await writeFileAtomicFrom(
+      file,
+      async (write) => {
+        let batch: string[] = [];
+        const flush = () => {
+          if (batch.length) write(Buffer.from(batch.join(''), 'utf8'));
+          batch = [];
+        };
+        for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
+          const a = answerLine(line.text);
+          if (!a) continue;
+          if (leaveOut(a.key, a.failed)) {
+            removed++;
+            continue;
+          }
+          batch.push(line.text + '\n');
+          if (batch.length >= 256) flush();
+        }
+        flush();
+      },
+      { ops },
+    );
   } catch (err) {
-    if (fd !== undefined) ignore(() => ops.close(fd!));
-    if (created) ignore(() => ops.unlink(tmp));
     if ((err as { kind?: string }).kind === 'usage') throw err;
     throw toWriteError(file, err);
   } finally {
     stream.destroy();
   }
   return removed;
-}
-
-function ignore(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // already failing
-  }
 }

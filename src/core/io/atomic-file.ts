@@ -42,30 +42,88 @@ export class FileWriteError extends Error {
 }
 
 export function writeFileAtomic(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
-  const ops = opts.ops ?? nodeFileOps;
-  const durable = opts.durable !== false;
-  const target = destination(file, opts.symlinks ?? 'replace');
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  let fd: number | undefined;
-  let created = false;
+  const t = TempFile.open(file, opts);
   try {
-    fd = ops.open(tmp, 'wx', opts.mode ?? 0o600);
-    created = true;
-    writeAll(ops, fd, bytes);
-    if (durable) ops.fsync(fd);
-    const open = fd;
-    fd = undefined;
-    ops.close(open);
-    ops.rename(tmp, target);
-    created = false;
+    t.write(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
   } catch (err) {
-    if (fd !== undefined) ignore(() => ops.close(fd!));
-    if (created) ignore(() => ops.unlink(tmp));
-    throw toWriteError(file, err);
+    t.abandon();
+    throw err;
   }
-  if (durable) syncFolder(ops, dir);
+  t.commit();
+}
+
+/**
+ * writeFileAtomic for content made in pieces, too big to hold at once: `fill` gives each piece to
+ * `write`. What `fill` throws of its own is thrown as it is, after the temporary file is removed.
+ */
+export async function writeFileAtomicFrom(
+  file: string,
+  fill: (write: (bytes: Uint8Array) => void) => Promise<void>,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
+  const t = TempFile.open(file, opts);
+  try {
+    await fill((bytes) => t.write(bytes));
+  } catch (err) {
+    t.abandon();
+    throw err;
+  }
+  t.commit();
+}
+
+/** The temporary file beside the target: opened, written, then renamed over it (commit) or removed (abandon). */
+class TempFile {
+  private fd: number | undefined;
+
+  private constructor(
+    private readonly file: string,
+    private readonly target: string,
+    private readonly tmp: string,
+    private readonly ops: FileOps,
+    private readonly durable: boolean,
+  ) {}
+
+  static open(file: string, opts: AtomicWriteOptions): TempFile {
+    const target = destination(file, opts.symlinks ?? 'replace');
+    const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+    const t = new TempFile(file, target, tmp, opts.ops ?? nodeFileOps, opts.durable !== false);
+    try {
+      t.fd = t.ops.open(tmp, 'wx', opts.mode ?? 0o600);
+    } catch (err) {
+      throw toWriteError(file, err);
+    }
+    return t;
+  }
+
+  /** Every byte, or a FileWriteError (the caller then abandons). */
+  write(bytes: Uint8Array): void {
+    try {
+      writeAll(this.ops, this.fd!, bytes);
+    } catch (err) {
+      throw toWriteError(this.file, err);
+    }
+  }
+
+  /** Flush, close, rename over the target, flush the folder; on a failure the target is left as it was. */
+  commit(): void {
+    try {
+      if (this.durable) this.ops.fsync(this.fd!);
+      const open = this.fd!;
+      this.fd = undefined;
+      this.ops.close(open);
+      this.ops.rename(this.tmp, this.target);
+    } catch (err) {
+      this.abandon();
+      throw toWriteError(this.file, err);
+    }
+    if (this.durable) syncFolder(this.ops, path.dirname(this.target));
+  }
+
+  abandon(): void {
+    if (this.fd !== undefined) ignore(() => this.ops.close(this.fd!));
+    this.fd = undefined;
+    ignore(() => this.ops.unlink(this.tmp));
+  }
 }
 
 /**
