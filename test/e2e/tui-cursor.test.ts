@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { test } from 'node:test';
 import { textWidth } from '../../src/ui/text/width.js';
-import { REPO, waitFor } from '../support/cli.js';
-import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { waitFor } from '../support/cli.js';
+import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
 // The terminal's own cursor sits on the input box's caret, so an input method (Chinese, Japanese)
 // opens its candidate window where the user types. Checked in a real terminal: tmux's cursor.
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+const skip = builtSkip;
 
-let double: ServiceDouble;
-const panes: TmuxPane[] = [];
-before(async () => {
-  double = await startServiceDouble();
-});
-after(async () => {
-  for (const p of panes) p.kill();
-  await double.close();
-});
+const fixture = paneFixture();
 
 function pane(width = 60): TmuxPane {
-  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-cursor' }, { width, height: 24 });
-  panes.push(p);
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: 'sk-test-cursor' }, { width, height: 24 });
+  fixture.panes.push(p);
   return p;
 }
 
@@ -72,7 +60,7 @@ test('the terminal cursor is on the caret: after ASCII, after Chinese (two cells
 
 test('while an answer streams the caret keeps the cursor (with a draft), and the answer is drawn intact around it', { skip }, async () => {
   const words = 'Paracetamol is taken every four to six hours, at most four grams a day for adults. '.split(/(?<= )/);
-  double.chat.enqueue({ reasoning: [], content: [...words, '\n\n', ...words, '\n\n', ...words], paceMs: 30 });
+  fixture.double.chat.enqueue({ reasoning: [], content: [...words, '\n\n', ...words, '\n\n', ...words], paceMs: 30 });
   const p = pane();
   await p.ready();
   await p.send('/think off');

@@ -4,29 +4,22 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { REPO, TEST_KEY, waitFor } from '../support/cli.js';
-import { closePanes, TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { test } from 'node:test';
+import { TEST_KEY, waitFor } from '../support/cli.js';
+import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+const skip = builtSkip;
 
 const SHELL = ['$ ls', 'notes.txt  results.pdf', '$ medchat'];
 const words = (s: string) => s.split(/(?<= )/);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let double: ServiceDouble;
-const panes: TmuxPane[] = [];
-before(async () => {
-  double = await startServiceDouble();
-});
-after(() => closePanes(panes, () => double.close()));
+const fixture = paneFixture();
 
 /** medchat in tmux after the shell printed SHELL; what it writes is logged to check for clears. */
 function pane(env: Record<string, string> = {}, size = { width: 60, height: 20 }) {
-  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY, MEDCHAT_NO_CLIPBOARD_TOOL: '1', ...env }, { ...size, shellLines: SHELL });
-  panes.push(p);
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: TEST_KEY, MEDCHAT_NO_CLIPBOARD_TOOL: '1', ...env }, { ...size, shellLines: SHELL });
+  fixture.panes.push(p);
   const log = path.join(p.home, 'terminal.log');
   p.tmux('pipe-pane', '-o', '-t', p.name, `cat >> '${log}'`);
   return { p, written: () => (fs.existsSync(log) ? fs.readFileSync(log, 'latin1') : '') };
@@ -55,7 +48,7 @@ async function idleBox(p: TmuxPane): Promise<void> {
 /** A finished answer with reasoning on screen, the box idle; returns what the terminal holds then. */
 async function answered(p: TmuxPane): Promise<string[]> {
   await p.ready();
-  double.chat.enqueue({ reasoning: words('First the usual adult range, then what changes it. '), content: ['Sixty to a hundred at rest.\n\nFaster with fever.\n\nSlower in athletes.'] });
+  fixture.double.chat.enqueue({ reasoning: words('First the usual adult range, then what changes it. '), content: ['Sixty to a hundred at rest.\n\nFaster with fever.\n\nSlower in athletes.'] });
   await p.send('heart rate?');
   await p.waitForText(/\d+ in · \d+ out/);
   await idleBox(p);
@@ -112,7 +105,7 @@ test('Ctrl+O while an answer streams: it goes on behind the viewer and is all th
   const { p, written } = pane();
   await p.ready();
   const paragraphs = ['One says rest and fluids.', 'Two says paracetamol for the fever.', 'Three says see a doctor if it lasts.'];
-  double.chat.enqueue({ reasoning: words('Think about the flu and what to say. '), content: paragraphs.flatMap((x, i) => [...words(x), i < 2 ? '\n\n' : '']), paceMs: 60 });
+  fixture.double.chat.enqueue({ reasoning: words('Think about the flu and what to say. '), content: paragraphs.flatMap((x, i) => [...words(x), i < 2 ? '\n\n' : '']), paceMs: 60 });
   await p.send('flu?');
   await p.waitForText('Thinking…');
   p.press('C-o');
@@ -138,7 +131,7 @@ test('Ctrl+O while an answer streams: it goes on behind the viewer and is all th
 test('/resume prints the resumed turns below; what was on screen and in the scrollback stays', { skip }, async () => {
   const { p, written } = pane();
   await p.ready();
-  double.chat.enqueue({ reasoning: [], content: ['Ibuprofen with food.'] });
+  fixture.double.chat.enqueue({ reasoning: [], content: ['Ibuprofen with food.'] });
   await p.send('knee pain after running');
   await p.waitForText('Ibuprofen with food.');
   await p.send('/sessions');
@@ -146,7 +139,7 @@ test('/resume prints the resumed turns below; what was on screen and in the scro
   const first = /● (\d{8}-\d{6}-[0-9a-f]{4})/.exec(p.screen())![1]!;
   await p.send('/new');
   await p.waitForText('new conversation');
-  double.chat.enqueue({ reasoning: [], content: ['Drink water.'] });
+  fixture.double.chat.enqueue({ reasoning: [], content: ['Drink water.'] });
   await p.send('headache');
   await p.waitForText('Drink water.');
   await idleBox(p);
@@ -170,7 +163,7 @@ test('resizing while the reasoning streams, while the answer streams and while i
     'Paragraph three ends the answer.',
   ];
   const thought = words('I recall the usual doses and the warnings that matter most for adults and for children. ');
-  double.chat.enqueue({ reasoning: [...thought, ...thought, ...thought], content: paragraphs.flatMap((x, i) => [...words(x), i < 2 ? '\n\n' : '']), paceMs: 50 });
+  fixture.double.chat.enqueue({ reasoning: [...thought, ...thought, ...thought], content: paragraphs.flatMap((x, i) => [...words(x), i < 2 ? '\n\n' : '']), paceMs: 50 });
   await p.send('doses?');
   await p.waitForText(/ {2}I recall/);
   p.tmux('resize-window', '-t', p.name, '-x', '46', '-y', '24');
@@ -197,7 +190,7 @@ test('resizing while the reasoning streams, while the answer streams and while i
 test('Ctrl+G: back from the editor, the draft is in the box and nothing printed is touched', { skip }, async () => {
   const { p, written } = pane({ VISUAL: "printf 'from the editor' >" });
   await p.ready();
-  double.chat.enqueue({ reasoning: [], content: ['Rest it.'] });
+  fixture.double.chat.enqueue({ reasoning: [], content: ['Rest it.'] });
   await p.send('sprained ankle');
   await p.waitForText('Rest it.');
   await idleBox(p);

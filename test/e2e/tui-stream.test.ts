@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { REPO, waitFor } from '../support/cli.js';
-import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { test } from 'node:test';
+import { waitFor } from '../support/cli.js';
+import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
 // A long answer streaming in a real terminal: what the user sees while it streams and after.
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+const skip = builtSkip;
 
-let double: ServiceDouble;
-const panes: TmuxPane[] = [];
-before(async () => {
-  double = await startServiceDouble();
-});
-after(async () => {
-  for (const p of panes) p.kill();
-  await double.close();
-});
+const fixture = paneFixture();
 
 const PARAGRAPHS = [
   'Paragraph one says that paracetamol is taken every four to six hours and that adults take at most four grams in a day.',
@@ -31,14 +19,14 @@ const words = (s: string) => s.split(/(?<= )/);
 const DONE = /first token [\d.]+s · (\d+ tok\/s · )?\d+ in · \d+ out/;
 
 function pane(env: Record<string, string> = {}): TmuxPane {
-  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-stream', ...env }, { width: 60, height: 24 });
-  panes.push(p);
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: 'sk-test-stream', ...env }, { width: 60, height: 24 });
+  fixture.panes.push(p);
   return p;
 }
 
 test('a long answer streams in place: the thinking preview, then the text as it grows, each paragraph printed once', { skip }, async () => {
   const reasoning = words('First I recall the usual doses. Then the warnings that matter most. Then what to say about babies. ').flatMap((w) => [w, w]);
-  double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
+  fixture.double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
   const p = pane();
   await p.ready();
   await p.send('doses?');
@@ -66,7 +54,7 @@ test('a long answer streams in place: the thinking preview, then the text as it 
 });
 
 test('NO_COLOR: the chat screen writes no colour or styling, streaming or not', { skip }, async () => {
-  double.chat.enqueue({ reasoning: words('Thinking about it. '), content: [...words(PARAGRAPHS[0]!), '\n\n', ...words(PARAGRAPHS[3]!)], paceMs: 20 });
+  fixture.double.chat.enqueue({ reasoning: words('Thinking about it. '), content: [...words(PARAGRAPHS[0]!), '\n\n', ...words(PARAGRAPHS[3]!)], paceMs: 20 });
   const p = pane({ NO_COLOR: '1' });
   await p.ready();
   const styled = () => p.tmux('capture-pane', '-p', '-e', '-t', p.name);
@@ -78,7 +66,7 @@ test('NO_COLOR: the chat screen writes no colour or styling, streaming or not', 
 });
 
 test('resizing the terminal, while an answer streams and after: reflowed once it ends, no line lost or doubled', { skip }, async () => {
-  double.chat.enqueue({ reasoning: [], content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
+  fixture.double.chat.enqueue({ reasoning: [], content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 25 });
   const p = pane();
   await p.ready();
   await p.send('doses?');

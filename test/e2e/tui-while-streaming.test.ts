@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { REPO, waitFor } from '../support/cli.js';
-import { closePanes, TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { test } from 'node:test';
+import { waitFor } from '../support/cli.js';
+import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
 // Issue 12, items 6 and 7, in a real terminal (the frame writer draws the streaming text there):
 // a command typed mid-answer prints after the answer, and the footer counts while it streams.
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+const skip = builtSkip;
 
-let double: ServiceDouble;
-const panes: TmuxPane[] = [];
-before(async () => {
-  double = await startServiceDouble();
-});
-after(() => closePanes(panes, () => double.close()));
+const fixture = paneFixture();
 
 const PARAGRAPHS = [
   'Paragraph one says that paracetamol is taken every four to six hours.',
@@ -27,9 +18,9 @@ const words = (s: string) => s.split(/(?<= )/);
 
 test('/tokens typed mid-answer prints after the whole answer; the footer counts time and tokens as it streams', { skip }, async () => {
   const reasoning = words('First the usual doses, then the warnings. ');
-  double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 150 });
-  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-midanswer' }, { width: 80, height: 50 });
-  panes.push(p);
+  fixture.double.chat.enqueue({ reasoning, content: PARAGRAPHS.flatMap((p, i) => [...words(p), i < PARAGRAPHS.length - 1 ? '\n\n' : '']), paceMs: 150 });
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: 'sk-test-midanswer' }, { width: 80, height: 50 });
+  fixture.panes.push(p);
   await p.ready();
   await p.send('doses?');
   await p.waitForText('Paragraph one says');

@@ -3,16 +3,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { REPO } from '../support/cli.js';
-import { closePanes, killTmuxServer, TmuxPane, tmuxSkip, trackTmuxServer } from '../support/tmux.js';
+import { test } from 'node:test';
+import { builtSkip, killTmuxServer, paneFixture, TmuxPane, trackTmuxServer } from '../support/tmux.js';
 
 // A Markdown table with emoji, CJK and Thai, answered to the real binary in tmux: its borders line up on the screen
 // as tmux counts cells. Terminals differ on some glyphs (tmux 3.3a draws `⚠️` in 1 cell and `👍🏽` in 4, newer ones
 // both in 2), so tmux is asked first how wide each glyph is, and the table is made of words where it agrees.
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-const skip = tmuxSkip || (!built && 'run node bin/build.mjs first');
+const skip = builtSkip;
 
 /** Words for the table's cells, with the cells each glyph takes (the answer medchat must give, not asked of it). */
 const CANDIDATES: Array<[string, number[]]> = [
@@ -62,12 +59,7 @@ function tmuxWidths(glyphs: string[]): Map<string, number> {
   }
 }
 
-let double: ServiceDouble;
-const panes: TmuxPane[] = [];
-before(async () => {
-  double = await startServiceDouble();
-});
-after(() => closePanes(panes, () => double.close()));
+const fixture = paneFixture();
 
 test('a table with emoji, CJK and Thai lines up on a real terminal (tmux): every border in one column', { skip }, async (t) => {
   const expected = new Map(CANDIDATES.flatMap(([word, cells]) => glyphsOf(word).map((g, i) => [g, cells[i]!] as const)));
@@ -86,9 +78,9 @@ test('a table with emoji, CJK and Thai lines up on a real terminal (tmux): every
     ...Array.from({ length: 5 }, (_, i) => `| ${word(i)} drug ${i} | ${word(i + 1)}${word(i + 2)} ${i + 1}00 mg | ${word(i + 3)} note |`),
   ].join('\n');
 
-  double.chat.enqueue({ reasoning: [], content: table.split(/(?<=\n)/) });
-  const p = new TmuxPane([], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: 'sk-test-width' }, { width: 80, height: 30 });
-  panes.push(p);
+  fixture.double.chat.enqueue({ reasoning: [], content: table.split(/(?<=\n)/) });
+  const p = new TmuxPane([], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: 'sk-test-width' }, { width: 80, height: 30 });
+  fixture.panes.push(p);
   await p.ready();
   await p.send('doses?');
   await p.waitForText(/\d+ in · \d+ out/);

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { BIN, REPO, tempHome, waitFor } from '../support/cli.js';
-import { killTmuxServer, trackTmuxServer } from '../support/tmux.js';
+import { BIN, tempHome, waitFor } from '../support/cli.js';
+import { builtSkip, hasTmux, killTmuxServer, trackTmuxServer } from '../support/tmux.js';
 
 // The real bin/medchat.js in a real pseudo-terminal (tmux). CI installs tmux; elsewhere the test skips.
-const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
-const skip = hasTmux ? false : 'tmux is not installed: install it (apt-get install tmux) to run the terminal tests';
-const built = fs.existsSync(path.join(REPO, 'dist', 'medchat.js'));
-
 let double: ServiceDouble;
 const session = `medchat-e2e-${process.pid}`;
 trackTmuxServer(session);
@@ -26,7 +22,7 @@ after(async () => {
   await double.close();
 });
 
-test('two turns in a real terminal; the second request carries user, assistant, user and no reasoning', { skip: skip || (!built && 'run node bin/build.mjs first') }, async () => {
+test('two turns in a real terminal; the second request carries user, assistant, user and no reasoning', { skip: builtSkip }, async () => {
   const home = tempHome();
   const env = [
     `MEDCHAT_BASE_URL=${double.url}`,

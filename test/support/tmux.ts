@@ -1,12 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, tempHome, waitFor } from './cli.js';
+import { after, before } from 'node:test';
+import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { BIN, REPO, tempHome, waitFor } from './cli.js';
 import { beforeTempRemoval } from './temp.js';
 
 /** tmux is how the terminal tests get a real pseudo-terminal. CI installs it; elsewhere they skip. */
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 export const tmuxSkip = hasTmux ? false : 'tmux is not installed: install it (apt-get install tmux) to run the terminal tests';
+/** Why a test of the built medchat in tmux is skipped: no tmux, or no build to run. */
+export const builtSkip = tmuxSkip || (!fs.existsSync(path.join(REPO, 'dist', 'medchat.js')) && 'run node bin/build.mjs first');
 
 let seq = 0;
 
@@ -223,4 +227,24 @@ export async function closePanes(panes: readonly TmuxPane[], close: () => Promis
   } finally {
     await close();
   }
+}
+
+/**
+ * What a test file of the chat screen in tmux shares: a double started before its tests, and the panes the tests
+ * open (push them to `panes`), all stopped after them, their homes removed and the double closed (closePanes).
+ */
+export function paneFixture(): { readonly double: ServiceDouble; readonly panes: TmuxPane[] } {
+  let double: ServiceDouble | undefined;
+  const panes: TmuxPane[] = [];
+  before(async () => {
+    double = await startServiceDouble();
+  });
+  after(() => closePanes(panes, async () => double?.close()));
+  return {
+    get double(): ServiceDouble {
+      if (!double) throw new Error('the double starts before the tests (paneFixture)');
+      return double;
+    },
+    panes,
+  };
 }
