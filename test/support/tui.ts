@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import type { Settings } from '../../src/core/settings.js';
+import type { ServiceDouble } from '../../src/double/index.js';
 import { testSettings } from './settings.js';
 import { App, type KeyOverlay } from '../../src/ui/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
@@ -8,6 +9,11 @@ import { stripAnsi } from '../../src/ui/text/width.js';
 import { waitFor } from './cli.js';
 
 export { testSettings };
+
+/** The messages of the double's `i`th chat request (negative counts from the end), as the service got them. */
+export function sentMessages(double: ServiceDouble, i: number): Array<{ role: string; content: string }> {
+  return (double.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
+}
 
 /** The whole chat screen in ink-testing-library, talking to the real double over HTTP. */
 /** `overlay`: a full-screen view that takes the keys while open (the transcript viewer). */

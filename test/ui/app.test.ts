@@ -8,7 +8,7 @@ import { SessionStore } from '../../src/core/sessions/store.js';
 import { TranscriptViewer } from '../../src/ui/transcript-viewer.js';
 import { rowsFor } from '../../src/ui/text/width.js';
 import { waitFor } from '../support/cli.js';
-import { renderChat } from '../support/tui.js';
+import { renderChat, sentMessages } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
@@ -18,7 +18,6 @@ before(async () => {
 after(() => double.close());
 afterEach(() => cleanup());
 
-const messagesOf = (i: number) => (double.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
 const bodyOf = (i: number) => double.chat.requests.at(i)?.body as Record<string, unknown>;
 
 test('a question gets its answer, with the reasoning folded to one line above it', async () => {
@@ -35,7 +34,7 @@ test('a question gets its answer, with the reasoning folded to one line above it
   assert.ok(s.indexOf('Thought for') < s.indexOf('A fever is'), 'reasoning comes before the answer');
   assert.doesNotMatch(s, /about 37 °C/, 'folded reasoning is not shown');
   assert.match(s, /first token/);
-  assert.deepEqual(messagesOf(-1), [{ role: 'user', content: 'what is a fever?' }]);
+  assert.deepEqual(sentMessages(double, -1), [{ role: 'user', content: 'what is a fever?' }]);
 });
 
 test('Ctrl+O opens the transcript viewer with the reasoning; keys go to it until q; nothing is cleared or reprinted', async () => {
@@ -93,8 +92,8 @@ test('Ctrl+C mid-answer stops it, closes the request and keeps the partial answe
   // The next question carries the partial answer as context.
   await t.send('go on');
   await t.idle();
-  assert.deepEqual(messagesOf(-1).map((m) => m.role), ['user', 'assistant', 'user']);
-  assert.equal(messagesOf(-1)[1]!.content, 'The partial answer');
+  assert.deepEqual(sentMessages(double, -1).map((m) => m.role), ['user', 'assistant', 'user']);
+  assert.equal(sentMessages(double, -1)[1]!.content, 'The partial answer');
 });
 
 test('Esc also stops a streaming answer', async () => {
@@ -118,7 +117,7 @@ test('an error shows the next step, keeps the question, and /retry sends it agai
   await t.send('/retry');
   await t.idle();
   assert.match(t.screen(), /It depends\./);
-  assert.deepEqual(messagesOf(-1), [{ role: 'user', content: 'is aspirin safe?' }]);
+  assert.deepEqual(sentMessages(double, -1), [{ role: 'user', content: 'is aspirin safe?' }]);
   assert.equal(t.controller.conversation.turns.length, 1);
 });
 
@@ -165,7 +164,7 @@ test('Ctrl+J, Alt+Enter and backslash-Enter add lines; Enter sends them all', as
   assert.equal(double.chat.requests.length, before, 'new lines do not send');
   t.press('\r');
   await t.idle();
-  assert.equal(messagesOf(-1).at(-1)!.content, 'one\ntwo\nthree\nfour');
+  assert.equal(sentMessages(double, -1).at(-1)!.content, 'one\ntwo\nthree\nfour');
 });
 
 test('a large paste shows as [pasted N lines] and is sent in full', async () => {
@@ -179,7 +178,7 @@ test('a large paste shows as [pasted N lines] and is sent in full', async () => 
   assert.equal(double.chat.requests.length, before, 'pasting does not send');
   t.press('\r');
   await t.idle();
-  assert.equal(messagesOf(-1).at(-1)!.content, `summarise: ${body}`);
+  assert.equal(sentMessages(double, -1).at(-1)!.content, `summarise: ${body}`);
 });
 
 test('Up recalls earlier prompts, kept across runs when history is on', async () => {
@@ -208,7 +207,7 @@ test('editing keys: Ctrl+W, Ctrl+U, Ctrl+A and typing in the middle', async () =
   await t.waitForText('max dose of paracetamol');
   t.press('\r');
   await t.idle();
-  assert.equal(messagesOf(-1).at(-1)!.content, 'max dose of paracetamol');
+  assert.equal(sentMessages(double, -1).at(-1)!.content, 'max dose of paracetamol');
   t.type('junk');
   t.press('\x15'); // Ctrl+U
   await waitFor(() => !t.screen().includes('junk'));
@@ -266,7 +265,7 @@ test('/think off, /max-tokens and /system change the next request', async () => 
   const body = bodyOf(-1);
   assert.equal(body.enable_thinking, false);
   assert.equal(body.max_tokens, 512);
-  assert.deepEqual(messagesOf(-1)[0], { role: 'system', content: 'Answer briefly.' });
+  assert.deepEqual(sentMessages(double, -1)[0], { role: 'system', content: 'Answer briefly.' });
   await t.send('/max-tokens lots');
   await t.waitForText('usage: /max-tokens');
 });
@@ -281,7 +280,7 @@ test('/new starts over: earlier turns are not sent', async () => {
   double.chat.enqueue({ reasoning: [], content: ['second'] });
   await t.send('two');
   await t.idle();
-  assert.deepEqual(messagesOf(-1), [{ role: 'user', content: 'two' }]);
+  assert.deepEqual(sentMessages(double, -1), [{ role: 'user', content: 'two' }]);
 });
 
 test('/export writes Markdown or JSON with the reasoning; /copy sends the answer by OSC 52', async () => {

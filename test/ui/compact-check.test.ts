@@ -5,7 +5,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { waitFor } from '../support/cli.js';
-import { renderChat } from '../support/tui.js';
+import { renderChat, sentMessages } from '../support/tui.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -14,7 +14,6 @@ before(async () => {
 after(() => double.close());
 afterEach(() => cleanup());
 
-const messagesOf = (i: number) => (double.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
 const FACTS = 'She is a 72-year-old woman, allergic to penicillin (anaphylaxis). She takes warfarin 5 mg daily.';
 const NO_ALLERGY = 'Summary: 72-year-old woman on warfarin 5 mg daily, stable angina suspected.';
 const long = (q: string, n = 40) => `About ${q}: ` + 'keep a diary of the chest pain and its triggers. '.repeat(n);
@@ -43,7 +42,7 @@ test('/compact with a summary that leaves out the allergy twice changes nothing,
   double.chat.enqueue({ content: ['ok'] });
   await t.send('Can she take amoxicillin?');
   await t.idle();
-  const sent = messagesOf(-1);
+  const sent = sentMessages(double, -1);
   assert.equal(sent[0]!.role, 'user', 'no summary was added');
   assert.equal(sent[0]!.content, `first visit. ${FACTS}`);
   assert.ok(!JSON.stringify(sent).includes(NO_ALLERGY));
@@ -65,7 +64,7 @@ test('a fold while asking: a summary that comes back cut off is not used, and th
     /The summary was cut off \(finish_reason length\), twice; dropped \d+ earlier messages instead \([\d.]+k? tokens\); the lines stating penicillin allergy, warfarin 5 mg, age 72 are still sent word for word/,
   );
   assert.match(t.screen(), /No: she is allergic to penicillin\./);
-  const sent = messagesOf(-1);
+  const sent = sentMessages(double, -1);
   assert.match(sent[0]!.content, /User: "She is a 72-year-old woman, allergic to penicillin \(anaphylaxis\)\."\n- User: "She takes warfarin 5 mg daily\."/);
   assert.ok(!sent[0]!.content.includes('Allergies: pen'));
 });

@@ -6,7 +6,7 @@ import { countMessages, countText, loadTokenizer } from '../../src/core/tokens.j
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { meterText } from '../../src/ui/text/format.js';
 import { waitFor } from '../support/cli.js';
-import { renderChat } from '../support/tui.js';
+import { renderChat, sentMessages } from '../support/tui.js';
 
 // The double counts prompt tokens the way o200k does, so its reported usage and the meter share one count.
 let double: ServiceDouble;
@@ -18,7 +18,6 @@ after(() => double.close());
 afterEach(() => cleanup());
 
 type Message = { role: string; content: string };
-const messagesOf = (i: number) => (double.chat.requests.at(i)?.body as { messages: Message[] }).messages;
 
 /** About 20,000 tokens of visit notes. */
 const answer = (n: number) => Array.from({ length: 3000 }, (_, i) => `Day ${n}.${i} bp`).join(' ');
@@ -42,7 +41,7 @@ test('after three 20k-token answers the meter reads the next request (85%, yello
   t.type('visit 4?');
   await waitFor(() => t.controller.tokenBreakdown().next > 0, 5000, 'the draft to be counted');
   // What the next request will be: everything sent last time, the third answer, and the draft.
-  const next: Message[] = [...messagesOf(-1), { role: 'assistant', content: answer(3) }, { role: 'user', content: 'visit 4?' }];
+  const next: Message[] = [...sentMessages(double, -1), { role: 'assistant', content: answer(3) }, { role: 'user', content: 'visit 4?' }];
   const expected = meterText({ used: countMessages(next as never) + maxTokens, window });
   assert.match(expected.text, /· 85%$/, expected.text);
   await t.waitForText(expected.text);

@@ -9,7 +9,7 @@ import { startServiceDouble, type ServiceDouble } from '../../src/double/index.j
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { meterText } from '../../src/ui/text/format.js';
 import { waitFor } from '../support/cli.js';
-import { renderChat } from '../support/tui.js';
+import { renderChat, sentMessages } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
@@ -19,7 +19,6 @@ before(async () => {
 after(() => double.close());
 afterEach(() => cleanup());
 
-const messagesOf = (d: ServiceDouble, i: number) => (d.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
 
 /** A private data folder: sessions in it, prompt history beside them. */
 function dataDir() {
@@ -73,7 +72,7 @@ test('resuming (-c) shows the earlier turns; an answer cut off by a killed run s
   await t.send('anything else?');
   await t.idle();
   assert.deepEqual(
-    messagesOf(double, -1).map((m) => m.content),
+    sentMessages(double, -1).map((m) => m.content),
     ['chest pain on stairs', 'Stop and rest; if it lasts, call for help.', 'what tests?', 'An ECG and a troponin', 'anything else?'],
   );
   assert.equal(d.store.load('20261122-101500-ab12').turns.length, 3, 'saved into the same session');
@@ -114,7 +113,7 @@ test('/sessions lists recent sessions; /resume <id> switches and reprints the tr
   double.chat.enqueue({ content: ['Ice it.'] });
   await t.send('and swelling?');
   await t.idle();
-  assert.deepEqual(messagesOf(double, -1).map((m) => m.content), ['knee pain after running', 'Ibuprofen with food.', 'and swelling?']);
+  assert.deepEqual(sentMessages(double, -1).map((m) => m.content), ['knee pain after running', 'Ibuprofen with food.', 'and swelling?']);
 
   await t.send('/resume 1999');
   await t.waitForText('no session "1999"');
@@ -200,7 +199,7 @@ test('a conversation past the threshold is summarised before sending, and the tr
     await t.waitForText(/Summarised \d+ earlier messages \([\d.]+k → \d+ tokens\)/);
     const summaryRequest = small.chat.requests.find((r) => r.body?.stream === false);
     assert.equal(summaryRequest?.body?.enable_thinking, false);
-    const lastSent = messagesOf(small, -1);
+    const lastSent = sentMessages(small, -1);
     assert.match(lastSent[0]!.content, /Summary: 58-year-old/);
     assert.doesNotMatch(t.screen(), /✗|maximum context length/, 'no request was refused for its length');
   } finally {
@@ -231,7 +230,7 @@ test('a message too long for the window is not sent: it goes back in the box, wi
   await t.send('short question');
   await t.idle();
   assert.match(t.screen(), /Still here\./);
-  assert.deepEqual(messagesOf(double, -1).map((m) => m.content), ['short question']);
+  assert.deepEqual(sentMessages(double, -1).map((m) => m.content), ['short question']);
 });
 
 test('a question the service refuses as too long, even after medchat trims, goes back in the box too', async () => {
@@ -270,7 +269,7 @@ test('/compact summarises all but the last two exchanges now; the next request s
   double.chat.enqueue({ content: ['ok'] });
   await t.send('and now?');
   await t.idle();
-  const sent = messagesOf(double, -1);
+  const sent = sentMessages(double, -1);
   assert.match(sent[0]!.content, /Summary: stable angina suspected\./);
   assert.deepEqual(sent.slice(1).filter((m) => m.role === 'user').map((m) => m.content), ['second visit', 'third visit', 'and now?']);
   await t.send('/new');

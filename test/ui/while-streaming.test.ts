@@ -5,7 +5,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { waitFor } from '../support/cli.js';
-import { renderChat } from '../support/tui.js';
+import { renderChat, sentMessages } from '../support/tui.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -14,7 +14,6 @@ before(async () => {
 after(() => double.close());
 afterEach(() => cleanup());
 
-const messagesOf = (i: number) => (double.chat.requests.at(i)?.body as { messages: Array<{ role: string; content: string }> }).messages;
 
 /** `parts` appear on the screen in this order, each once. */
 function inOrder(screen: string, parts: string[]): void {
@@ -59,7 +58,7 @@ test('/new while an answer streams stops it, closes it out under the old convers
   double.chat.enqueue({ reasoning: [], content: ['Fresh.'] });
   await t.send('second question');
   await t.idle();
-  assert.deepEqual(messagesOf(-1), [{ role: 'user', content: 'second question' }]);
+  assert.deepEqual(sentMessages(double, -1), [{ role: 'user', content: 'second question' }]);
 });
 
 test('Enter while an answer streams queues the question; it is sent when the answer ends, with that answer before it', async () => {
@@ -74,7 +73,7 @@ test('Enter while an answer streams queues the question; it is sent when the ans
   double.chat.enqueue({ content: ['By weight.'] });
   await t.waitForText('By weight.');
   await t.idle();
-  assert.deepEqual(messagesOf(-1), [
+  assert.deepEqual(sentMessages(double, -1), [
     { role: 'user', content: 'ibuprofen dose?' },
     { role: 'assistant', content: 'Adults: 400 mg every six hours.' },
     { role: 'user', content: 'and for children?' },
