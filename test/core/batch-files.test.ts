@@ -5,23 +5,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { AnswersFile } from '../../src/core/batch/answers-file.js';
 import { BatchInput } from '../../src/core/batch/input.js';
 import { readLines } from '../../src/core/batch/lines.js';
 import { FileWriteError } from '../../src/core/io/atomic-file.js';
 import { Prng } from '../support/prng.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';
+import { tempDir } from '../support/temp.js';
 
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-files-'));
-  dirs.push(d);
-  return d;
-}
+/** A folder of its own, removed when the file ends (test/support/temp.ts). */
+const tmp = () => tempDir('medchat-batch-files-');
 function write(name: string, text: string | Buffer): string {
   const f = path.join(tmp(), name);
   fs.writeFileSync(f, text);

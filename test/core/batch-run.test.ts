@@ -2,7 +2,6 @@
 // that fills up under the answers file (test/support/faulty-fs.ts).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, test } from 'node:test';
@@ -10,16 +9,13 @@ import { runBatchCommand, type BatchFlags } from '../../src/core/batch/run.js';
 import type { FileOps } from '../../src/core/io/file-ops.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';
+import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
-const dirs: string[] = [];
 before(async () => {
   double = await startServiceDouble({ latencyMs: 5 });
 });
-after(async () => {
-  await double.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+after(() => double.close());
 
 function capture(): NodeJS.WriteStream & { text: () => string } {
   const s = new PassThrough();
@@ -43,8 +39,7 @@ async function batch(dir: string, args: { input: string; flags: BatchFlags; ops?
 }
 
 test('a disk that fills up mid-run: one line saying so, exit 1, the file holds whole answers; the rerun asks only for the rest', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-run-'));
-  dirs.push(dir);
+  const dir = tempDir('medchat-batch-run-');
   const input = path.join(dir, 'q.jsonl');
   const ids = Array.from({ length: 30 }, (_, i) => `q${i}`);
   fs.writeFileSync(input, ids.map((id) => JSON.stringify({ id, prompt: `question ${id} `.repeat(20) })).join('\n') + '\n');
