@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { noticesText } from './notices.mjs';
-import { textPatches } from './text-patches.mjs';
+import { oneWidth, textPatches } from './text-patches.mjs';
 
 // yoga-layout (Ink's layout engine) carries its wasm as a base64 data: URL and, when `fetch` exists, loads it with
 // fetch(). In Node the first read of the global `fetch` loads undici, and fetching a data: URL runs all of it: ~25 ms
@@ -45,7 +45,7 @@ const result = await build({
     // Some bundled CommonJS modules call require(); give them one.
     js: "import { createRequire as __medchatCreateRequire } from 'node:module'; const require = __medchatCreateRequire(import.meta.url);",
   },
-  plugins: [yogaWithoutFetch, textPatches()],
+  plugins: [yogaWithoutFetch, oneWidth, textPatches()],
   logLevel: 'warning',
   metafile: true,
 });

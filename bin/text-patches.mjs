@@ -1,6 +1,7 @@
 // Build step (not shipped): patches to Ink's text helpers, applied by bin/build.mjs while bundling. Kept apart so
 // test/build/text-patches.test.ts can build the patched modules the same way and check they change no result.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // Ink's text helpers build an Intl.Segmenter (loading ICU's break rules, ~12 ms the first time) and string-width the
 // \p{RGI_Emoji} regex (~20 ms) when their modules load, and run them on every string: the chat screen's first frame
@@ -13,8 +14,6 @@ import { readFileSync } from 'node:fs';
 //    is checked again). Ranges fully assigned, no emoji blocks.
 //  - string-width 8.3.0 (Ink's): text of printable ASCII and SIMPLE_BMP is summed without the segmenter or regexes,
 //    which are made on first need.
-//  - string-width 7.2.0 (wrap-ansi's): printable ASCII is its length (checked for all 95 characters); the segmenter
-//    is made on first need.
 //  - @alcalzone/ansi-tokenize 0.2.5 (Ink's output): text of printable ASCII, SIMPLE_BMP and ESC/BEL/CSI (controls,
 //    always a cluster of their own) is walked a UTF-16 unit at a time, which is what the segmenter yields for it.
 //  - slice-ansi 8.0.0: its segmenter is made on first need.
@@ -72,21 +71,6 @@ export const TEXT_PATCHES = {
       1,
     ],
     [/^(export default function stringWidth)/m, `${isSimpleBmpSource}\n$1`, 1],
-  ],
-  'string-width@7.2.0/index.js': [
-    [/^const segmenter = new Intl\.Segmenter\(\);$/m, 'let segmenter;', 1],
-    [
-      /(\tif \(string\.length === 0\) \{\n\t\treturn 0;\n\t\}\n)(\n\tlet width = 0;)/,
-      `$1
-	// medchat build: printable ASCII is one column a character (see bin/text-patches.mjs).
-	if (/^[\\u0020-\\u007E]*$/.test(string)) {
-		return string.length;
-	}
-
-	segmenter ??= new Intl.Segmenter();
-$2`,
-      1,
-    ],
   ],
   '@alcalzone/ansi-tokenize@0.2.5/build/tokenize.js': [
     [
@@ -162,3 +146,20 @@ export const textPatches = (expected = Object.keys(TEXT_PATCHES)) => ({
     });
   },
 });
+
+// One measure of text for the chat screen: Ink and its text helpers import string-width, and get medchat's own
+// textWidth (src/ui/text/ink-width.ts), which reserves the larger width for clusters terminals draw differently. Only
+// src/ui/text/width.ts itself gets the real string-width, which that measure is built on.
+export const oneWidth = {
+  name: 'one-width',
+  setup(b) {
+    const inkWidth = fileURLToPath(new URL('../src/ui/text/ink-width.ts', import.meta.url));
+    b.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (/[\\/]src[\\/]ui[\\/]text[\\/]width\.ts$/.test(args.importer)) return undefined;
+      if (!/[\\/]node_modules[\\/](ink|wrap-ansi|widest-line|cli-truncate)[\\/]/.test(args.importer)) {
+        throw new Error(`one-width: ${args.importer} imports string-width; measure with src/ui/text/width.ts instead`);
+      }
+      return { path: inkWidth };
+    });
+  },
+};

@@ -11,6 +11,8 @@ export const SYNC_ON = '\x1b[?2026h';
 export const SYNC_OFF = '\x1b[?2026l';
 const ERASE_LINE_UP = '\x1b[2K\x1b[1A';
 const ERASE_LAST = '\x1b[2K\x1b[G';
+/** Erase the whole row the cursor is on (the cursor stays). */
+const ERASE_ROW = '\x1b[2K';
 export const CURSOR_CODES = /\x1b\[\?25[lh]/g;
 /** Cursor show/hide and synchronized-output marks: writes of only these carry no content. */
 export const MODE_CODES = /\x1b\[\?(?:25|2026)[lh]/g;
@@ -128,10 +130,12 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
       m.out.push(line.slice(was.length));
     } else {
       m.toCol(0);
-      // A shorter line: the whole row is erased first, so the terminal takes the row to be as long
-      // as its new text. (tmux counts cells blanked by CSI K as used, and wraps them onto a row of
-      // their own when the window narrows: see reflow.ts.)
-      m.out.push(...(was !== undefined && nw < w ? ['\x1b[2K', line] : [line, '\x1b[K']));
+      // The row is erased first, then written: never text + CSI K. A row as wide as the window
+      // leaves the cursor waiting to wrap on its last cell, and xterm, urxvt and GNU screen erase
+      // that cell on CSI K ("below 150" showed as "below 15"). Erased first, the terminal also
+      // takes the row to be as long as its new text (tmux counts cells blanked by a CSI K after
+      // text as used, and wraps them onto a row of their own when the window narrows: reflow.ts).
+      m.out.push(was === '' ? '' : ERASE_ROW, line);
     }
     m.col = nw < columns ? nw : undefined; // at the last column the terminal waits to wrap: position unknown
   }

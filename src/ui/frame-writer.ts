@@ -1,5 +1,6 @@
 import { CURSOR_CODES, CursorMoves, diffFrames, MODE_CODES, parseFrame, SYNC_OFF, SYNC_ON, widenErase, type Cursor } from './frame-diff.js';
 import { clipLine, eraseNarrowed, terminalReflows } from './reflow.js';
+import { pinClusters } from './text/width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -215,8 +216,10 @@ export class FrameWriter {
     this.emit(this.caret || this.caretShown ? this.aroundCaret(bytes) : bytes);
   }
 
+  /** Every byte to the terminal goes out here, its disputed clusters pinned to their cells (see pinClusters). */
   private emit(bytes: string): void {
     if (!bytes) return;
+    bytes = pinClusters(bytes);
     this.bytesOut += Buffer.byteLength(bytes);
     this.out.write(bytes);
     if (this.homeAfterMs === undefined) return;

@@ -2,6 +2,7 @@ import chalk from 'chalk';
 import type { ChatController } from './chat-controller.js';
 import { highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from './pager.js';
 import type { Key } from './text/keys.js';
+import { pinClusters } from './text/width.js';
 import { itemLines, liveLines } from './transcript-text.js';
 
 /**
@@ -160,6 +161,7 @@ export class TranscriptViewer {
     }
     const status = statusLine(s, this.lines.length, this.width() - 1);
     out += `\x1b[${s.height + 1};1H\x1b[2K${colour && s.typing === undefined ? chalk.inverse(status) : status}\x1b[?2026l`;
-    this.term.write(out);
+    // Each row is placed absolutely; within it, a glyph terminals draw in different widths is pinned to its cells.
+    this.term.write(pinClusters(out));
   }
 }

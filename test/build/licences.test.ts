@@ -1,11 +1,15 @@
 // The third-party notices name every package whose code is in the bundle. The list is derived here again, by esbuild
-// resolving src/main.ts on its own (no plugins: they only patch file contents), and compared with what the build wrote.
+// resolving src/main.ts on its own (with the one plugin that changes what is resolved: Ink's string-width is medchat's
+// own measure; the others only patch file contents), and compared with what the build wrote.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { build } from 'esbuild';
+import { pathToFileURL } from 'node:url';
 import { REPO } from '../support/cli.js';
+
+const { oneWidth } = (await import(pathToFileURL(path.join(REPO, 'bin', 'text-patches.mjs')).href)) as { oneWidth: import('esbuild').Plugin };
 
 test('every bundled package appears in dist/THIRD-PARTY-NOTICES.md with its version and licence text', async () => {
   const notices = fs.readFileSync(path.join(REPO, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
@@ -22,6 +26,7 @@ test('every bundled package appears in dist/THIRD-PARTY-NOTICES.md with its vers
     external: ['react-devtools-core'],
     define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
     logLevel: 'silent',
+    plugins: [oneWidth],
   });
   const packages = new Set<string>();
   for (const input of Object.keys(result.metafile.inputs)) {

@@ -14,7 +14,6 @@ import { countFromEnv, Prng, seedFromEnv } from '../support/prng.js';
 
 interface TextModules {
   stringWidth8: (s: string, o?: { ambiguousIsNarrow?: boolean }) => number;
-  stringWidth7: (s: string, o?: { ambiguousIsNarrow?: boolean }) => number;
   tokenize: (s: string, endChar?: number) => unknown[];
   sliceAnsi: (s: string, start: number, end?: number) => string;
 }
@@ -27,11 +26,10 @@ const { SIMPLE_BMP, textPatches } = (await import(pathToFileURL(path.join(REPO, 
 // The modules patched for their text results (signal-exit's patch is not about text).
 const ENTRY = `
 export { default as stringWidth8 } from 'string-width';
-export { default as stringWidth7 } from './node_modules/wrap-ansi/node_modules/string-width/index.js';
 export { tokenize } from '@alcalzone/ansi-tokenize';
 export { default as sliceAnsi } from 'slice-ansi';
 `;
-const PATCHED = ['string-width@8.3.0/index.js', 'string-width@7.2.0/index.js', '@alcalzone/ansi-tokenize@0.2.5/build/tokenize.js', 'slice-ansi@8.0.0/tokenize-ansi.js'];
+const PATCHED = ['string-width@8.3.0/index.js', '@alcalzone/ansi-tokenize@0.2.5/build/tokenize.js', 'slice-ansi@8.0.0/tokenize-ansi.js'];
 
 let dir: string;
 let patched: TextModules;
@@ -83,7 +81,6 @@ test('every printable ASCII and SIMPLE_BMP code point: the same width, tokens an
     assert.equal(Array.from(segmenter.segment(s)).length, s.length, `${what} forms a cluster with a neighbour`);
     assert.deepEqual(patched.tokenize(s), plain.tokenize(s), what);
   }
-  for (const ch of ASCII) assert.equal(patched.stringWidth7(ch + ch), plain.stringWidth7(ch + ch), JSON.stringify(ch));
   // All of the set in one string, in order and reversed: one cluster per code unit.
   const all = SIMPLE.join('') + ASCII.join('') + [...SIMPLE].reverse().join('');
   assert.equal(Array.from(segmenter.segment(all)).length, all.length);
@@ -120,7 +117,6 @@ test('seeded random mixed text: string-width, tokenize and slice-ansi give the s
     const what = `MEDCHAT_SEED=${seed} case ${i}: ${JSON.stringify(s)}`;
     for (const ambiguousIsNarrow of [true, false]) {
       assert.equal(patched.stringWidth8(s, { ambiguousIsNarrow }), plain.stringWidth8(s, { ambiguousIsNarrow }), `${what} (8.3.0, ambiguousIsNarrow=${ambiguousIsNarrow})`);
-      assert.equal(patched.stringWidth7(s, { ambiguousIsNarrow }), plain.stringWidth7(s, { ambiguousIsNarrow }), `${what} (7.2.0)`);
     }
     assert.deepEqual(patched.tokenize(s), plain.tokenize(s), `${what} (tokenize)`);
     const end = rnd.int(0, 40);

@@ -13,10 +13,20 @@ test('a growing line is sent as just its new end; unchanged lines are skipped', 
 test('a new line is made with a newline; a shorter frame clears what is left below', () => {
   const grow = diffFrames(['a', 'footer', ''], ['a', 'b', 'footer', ''], 80);
   // A shorter line erases its whole row first: a terminal re-wrapping on a narrowing then counts the new text only.
-  assert.equal(grow.bytes, '\x1b[A\x1b[2Kb\x1b[B\rfooter\x1b[K\n');
+  assert.equal(grow.bytes, '\x1b[A\x1b[2Kb\x1b[B\rfooter\n');
   assert.deepEqual(grow.cursor, { row: 3, col: 0 });
   const shrink = diffFrames(['a', 'b', 'footer', ''], ['a', 'footer', ''], 80);
-  assert.equal(shrink.bytes, '\x1b[2Afooter\x1b[K\x1b[B\r\x1b[2K\x1b[J');
+  assert.equal(shrink.bytes, '\x1b[2A\x1b[2Kfooter\x1b[B\r\x1b[2K\x1b[J');
+});
+
+test('a changed row is erased first, then written: a row as wide as the window is never followed by an erase (xterm, urxvt and screen would blank its last cell)', () => {
+  const full = 'call haematology if platelets are below 150';
+  const d = diffFrames(['call pharmacy', 'footer', ''], [full, 'footer', ''], full.length);
+  // (appended: only the new end is written, with nothing after it)
+  assert.equal(diffFrames(['call haematology if platelets are below', 'footer', ''], [full, 'footer', ''], full.length).bytes, '\x1b[2A\x1b[40G 150');
+  assert.equal(d.bytes, `\x1b[2A\x1b[2K${full}`);
+  assert.equal(d.cursor.col, undefined); // waiting to wrap: where the cursor is next is not assumed
+  assert.ok(!/\x1b\[0?K/.test(diffFrames(['x'.repeat(10), ''], ['y'.repeat(10), ''], 10).bytes));
 });
 
 test('Ink frames are recognised; anything else passes through untouched', () => {

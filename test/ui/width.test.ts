@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import * as ed from '../../src/ui/text/editor.js';
-import { clusterEnd, clusterStart, clusters, indexAtWidth, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/ui/text/width.js';
+import { clusterEnd, clusterStart, clusters, indexAtWidth, pinClusters, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/ui/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { renderChat } from '../support/tui.js';
 
-test('one glyph, the cells a terminal gives it: emoji sequences 2, marks 0, CJK 2, flags 2', () => {
+test('one glyph, the cells medchat reserves for it: the widest any terminal draws it in (ZWJ sequences, skin tones, VS16), marks 0, CJK 2, flags 2', () => {
   const cases: Array<[string, number]> = [
     ['dose', 4],
-    ['👨‍👩‍👧', 2], // family ZWJ sequence: one glyph
-    ['👩‍⚕️', 2],
+    ['👨‍👩‍👧', 6], // family ZWJ sequence: one glyph in tmux and VTE, three (2+2+2) in xterm, urxvt and GNU screen
+    ['👩‍⚕️', 3], // 2 + 1 (⚕ without VS16 is narrow in wcwidth)
     ['✅', 2],
-    ['⚠️', 2], // with VS16
+    ['⚠️', 2], // with VS16: 1 in xterm, urxvt, screen, tmux and VTE, 2 in newer terminals
     ['⚠', 1], // without: text presentation
     ['กั', 1], // Thai consonant + vowel mark
     ['ครั้ง', 3],
@@ -20,7 +20,8 @@ test('one glyph, the cells a terminal gives it: emoji sequences 2, marks 0, CJK 
     ['中文', 4],
     ['🇫🇷', 2],
     ['1️⃣', 2],
-    ['👍🏽', 2],
+    ['👍🏽', 4], // the skin tone drawn as a swatch of its own in xterm, urxvt, screen, tmux and VTE
+    ['नमस्ते', 4], // the conjunct स्ते: 2 where each consonant takes a cell (xterm, urxvt, screen)
     ['e\u0301', 1], // e + combining acute
     ['\x1b[1mbold\x1b[22m', 4],
     ['\x1b]8;;https://example.org\x1b\\link\x1b]8;;\x1b\\', 4],
@@ -81,7 +82,9 @@ test('wrapped lines never start with a space, fit the width, and keep every word
       const plain = stripAnsi(r);
       assert.ok(plain.startsWith(indent) && !/^\s/.test(plain.slice(indent.length)), `${what}: ${JSON.stringify(r)}`);
     });
-    for (const r of rows) assert.ok(textWidth(r) <= width, `${what}: ${JSON.stringify(r)} too wide`);
+    // (A row may be wider only when it holds one glyph wider than the room after the indent: it cannot be cut.)
+    const oneGlyph = (r: string) => clusters(stripAnsi(r).slice(indent.length)).length === 1;
+    for (const r of rows) assert.ok(textWidth(r) <= width || oneGlyph(r), `${what}: ${JSON.stringify(r)} too wide`);
     const words = (s: string) => stripAnsi(s).split(/\s+/).join('');
     assert.equal(words(rows.join('')), words(line), what);
   }
@@ -118,4 +121,19 @@ test('a wrapped link (OSC 8) or colour is closed at the end of each row and open
   assert.ok(rows[0]!.endsWith(close + '\x1b[0m'), JSON.stringify(rows[0]));
   assert.ok(rows[1]!.startsWith('\x1b[4m' + open), JSON.stringify(rows[1]));
   for (const r of rows) assert.ok(textWidth(r) <= 16);
+});
+
+test('a glyph terminals draw in different widths is written pinned: its cells blanked, then the cursor put after them; other text as it is', () => {
+  const SAVE = '\x1b7';
+  const RESTORE = '\x1b8';
+  assert.equal(pinClusters('below 150 · 中文 ครั้ง 🇫🇷 ✅'), 'below 150 · 中文 ครั้ง 🇫🇷 ✅');
+  assert.equal(pinClusters('Warn ⚠️ing'), `Warn ${SAVE}  ${RESTORE}⚠️${RESTORE}\x1b[2Cing`);
+  assert.equal(pinClusters('\x1b[1m👍🏽\x1b[22m lab'), `\x1b[1m${SAVE}    ${RESTORE}👍🏽${RESTORE}\x1b[4C\x1b[22m lab`);
+  // Escape sequences and line ends are kept whole; a sequence is never taken for text.
+  const mixed = '\x1b]8;;https://e.org/⚠️\x1b\\link\x1b]8;;\x1b\\\r\n👩🏽‍🔬 x\x1b[2K';
+  const pinned = pinClusters(mixed);
+  assert.ok(pinned.startsWith('\x1b]8;;https://e.org/⚠️\x1b\\link\x1b]8;;\x1b\\\r\n\x1b7      \x1b8👩🏽‍🔬\x1b8\x1b[6C x\x1b[2K'), JSON.stringify(pinned));
+  // Taking the pins out gives back exactly what was written.
+  const unpin = (s: string) => s.replace(/\x1b7 *\x1b8([^\x1b]*)\x1b8\x1b\[\d+C/g, '$1');
+  for (const s of ['⚠️⚠️⚠️', 'a❤️b👍🏽c1️⃣dनमस्तेe', mixed]) assert.equal(unpin(pinClusters(s)), s);
 });

@@ -2,13 +2,20 @@ import stringWidth from 'string-width';
 
 /**
  * Terminal cell widths: the one measure of text for the whole chat screen (the frame writer's
- * diff, wrapping, Markdown tables, the live rows, the input box). A grapheme cluster is one
- * glyph, as terminals draw it: a family ZWJ sequence, `✅`, `⚠️` (VS16) and a flag are 2 cells,
- * CJK 2, combining marks (Thai, Devanagari) none. The width of text that is not printable ASCII
- * is string-width's (8.3.0, pinned), which is also what Ink lays its boxes out with: a line we
- * measure as fitting, Ink measures as fitting too, and never wraps again. Where terminals disagree
- * among themselves (Devanagari vowel signs that take a cell, and conjuncts: tmux 3.3a sums code
- * points, xterm.js's grapheme mode takes a cluster's first character) this follows string-width.
+ * diff, wrapping, Markdown tables, the live rows, the input box, and Ink's own layout: the build
+ * makes Ink's string-width this `textWidth`, see bin/build.mjs). CJK is 2 cells, combining marks
+ * (Thai, Latin accents) none, a flag 2: every terminal agrees on those.
+ *
+ * Some clusters are drawn differently from terminal to terminal (measured with a cursor-position
+ * query, issue 19): `⚠️` and `❤️` (VS16) take 1 cell in xterm, urxvt, GNU screen, tmux and VTE
+ * and 2 in newer terminals; `👍🏽` 4 in those five, 2 in newer ones; `👩🏽‍🔬` 4 in tmux and 6 in the
+ * others; Devanagari `स्ते` 2 where string-width says 1. Terminals either count a cluster as one
+ * glyph (string-width's answer) or sum its code points' widths (wcwidth, as xterm, urxvt and
+ * screen do). Such a cluster is *disputed*, and medchat reserves the larger of the two: a row
+ * medchat lays out as fitting then fits in every one of them and is never wrapped by the
+ * terminal itself. When it is written, `pinClusters` makes the terminal draw it into exactly
+ * those cells (blanked first) and puts the cursor after them, so a terminal that draws it
+ * narrower shows a blank cell and never shifts or overwrites the text after it.
  */
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
@@ -16,10 +23,89 @@ export const stripAnsi = (s: string): string => s.replace(ANSI, '');
 
 /** Printable ASCII only: one cell a character, one character a cluster. */
 const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * What can make a cluster disputed: a mark (VS16 and the keycap are marks too), a joiner or a
+ * skin tone. Text without any of these is measured by string-width alone.
+ */
+const MAY_DISPUTE = /[\p{M}\u200D\u{1F3FB}-\u{1F3FF}]/u;
 
 /** Cells `s` takes on a terminal (colour codes and OSC sequences take none). */
 export function textWidth(s: string): number {
-  return PLAIN.test(s) ? s.length : stringWidth(s);
+  if (PLAIN.test(s)) return s.length;
+  if (!MAY_DISPUTE.test(s)) return stringWidth(s);
+  let w = 0;
+  for (const c of clusters(stripAnsi(s))) w += clusterCells(c);
+  return w;
+}
+
+/** The cells reserved for one cluster: string-width's width, or the sum of its code points' if larger. */
+export function clusterCells(cluster: string): number {
+  const glyph = stringWidth(cluster);
+  if (cluster.length < 2 || !MAY_DISPUTE.test(cluster)) return glyph;
+  let sum = 0;
+  for (const cp of cluster) sum += stringWidth(cp);
+  return Math.max(glyph, sum);
+}
+
+/** Terminals draw `cluster` in different widths (see above): it is written pinned. */
+export function isDisputed(cluster: string): boolean {
+  if (cluster.length < 2 || !MAY_DISPUTE.test(cluster)) return false;
+  let sum = 0;
+  for (const cp of cluster) sum += stringWidth(cp);
+  return sum !== stringWidth(cluster) || /[\uFE0F\u200D\u{1F3FB}-\u{1F3FF}]/u.test(cluster);
+}
+
+const SAVE = '\x1b7';
+const RESTORE = '\x1b8';
+/** An escape sequence (CSI, OSC, or a two-byte ESC x), matched at a position. */
+const ESCAPE_AT = /\x1b(?:\[[0-9;?<=>!]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[^[\]])/y;
+
+/**
+ * `bytes` as written to a terminal: every disputed cluster drawn into the cells medchat reserves
+ * for it, whatever width the terminal gives it. The cells are blanked first (spaces), the cluster
+ * is written from their start, and the cursor is moved to just after them (save, restore and
+ * cursor-forward: no column needs to be known). Everything else passes as it is; bytes with no
+ * disputed cluster come back unchanged (the common case, checked without segmenting).
+ */
+export function pinClusters(bytes: string): string {
+  if (!MAY_DISPUTE.test(bytes)) return bytes;
+  let out = '';
+  let text = '';
+  const flushText = () => {
+    if (!text) return;
+    if (MAY_DISPUTE.test(text)) {
+      for (const c of clusters(text)) {
+        if (!isDisputed(c)) {
+          out += c;
+          continue;
+        }
+        const cells = clusterCells(c);
+        out += `${SAVE}${' '.repeat(cells)}${RESTORE}${c}${RESTORE}\x1b[${cells}C`;
+      }
+    } else out += text;
+    text = '';
+  };
+  for (let i = 0; i < bytes.length; ) {
+    if (bytes.charCodeAt(i) === 0x1b) {
+      ESCAPE_AT.lastIndex = i;
+      const m = ESCAPE_AT.exec(bytes);
+      if (m) {
+        flushText();
+        out += m[0];
+        i += m[0].length;
+        continue;
+      }
+    }
+    const code = bytes.charCodeAt(i);
+    if (code < 0x20 && code !== 0x1b) {
+      // A control (newline, carriage return) ends the text run: clusters never span one here.
+      flushText();
+      out += bytes[i];
+    } else text += bytes[i];
+    i++;
+  }
+  flushText();
+  return out;
 }
 
 let segmenter: Intl.Segmenter | undefined;
