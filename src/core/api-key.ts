@@ -1,4 +1,5 @@
-import { usageError } from './errors.js';
+import { MedchatError, usageError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
 import { maskKey, registerSecret } from './secret-redactor.js';
 
 /** Where a key came from: says where to fix it when it cannot be used. */
@@ -60,5 +61,30 @@ function fix(source: KeySource): string {
       return 'set the key alone with: pass show medchat | medchat config set api-key';
     case 'command':
       return 'make it print the key on its first line; check it with: medchat config get api-key-command';
+  }
+}
+
+/**
+ * The service refused the key (401/403): one line that names where this key came from and how
+ * to fix it there. A key from MEDCHAT_API_KEY is not fixed by `config set api-key` (the variable
+ * wins over the file), so each source gets its own fix.
+ */
+export function refusedKeyError(status: number, reason: string, source: KeySource | undefined): MedchatError {
+  const what = `the service refused the API key (${status})${reason ? `: ${reason}` : ''}`;
+  return new MedchatError(`${what}; ${refusedKeyFix(source)}`, ExitCode.auth, 'auth');
+}
+
+function refusedKeyFix(source: KeySource | undefined): string {
+  switch (source?.kind) {
+    case 'env':
+      return `this key came from ${source.name}: set it to a valid one`;
+    case 'flag':
+      return 'this key came from --api-key: pass a valid one';
+    case 'command':
+      return 'this key came from api-key-command: check it with: medchat config get api-key-command';
+    case 'file':
+      return `this key came from the config file (${source.path}): set a valid one with: medchat config set api-key`;
+    default:
+      return 'set a valid one with: medchat config set api-key';
   }
 }

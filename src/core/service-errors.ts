@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { refusedKeyError, type KeySource } from './api-key.js';
 import { MedchatError, shortReason } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { proxyFor } from './http.js';
@@ -11,6 +12,8 @@ export interface ErrorContext {
   model?: string;
   /** true once the answer had started arriving */
   midAnswer?: boolean;
+  /** where the key came from: a refused key's advice names it */
+  apiKeySource?: KeySource;
 }
 
 /** The reason a service gave in an error body: OpenAI-style `{error:{message}}`, `{message}`, `{description}` or text. */
@@ -82,9 +85,7 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
     if (proxy && fromProxy(err, ctx.baseUrl)) {
       return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
     }
-    if (status === 401 || status === 403) {
-      return new MedchatError(`${withReason(`the service refused the API key (${status})`)}; set a valid one with: medchat config set api-key`, ExitCode.auth, 'auth');
-    }
+    if (status === 401 || status === 403) return refusedKeyError(status, reason, ctx.apiKeySource);
     if (status === 404 && isUnknownModel(err)) {
       const name = ctx.model ? `"${ctx.model}"` : 'asked for';
       return new MedchatError(`${withReason(`the service does not know the model ${name} (404)`)}; pick another with -m <model>, or for good with: medchat config set model <model>`, ExitCode.usage, 'unknown-model');

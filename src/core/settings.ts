@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { keyFromText } from './api-key.js';
+import { keyFromText, type KeySource } from './api-key.js';
 import { MedchatError, registerSecret, usageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { CONFIG_KEYS, normaliseBaseUrl, parseConfigValue, type ConfigKey, type ConfigValue } from './config-keys.js';
@@ -20,6 +20,8 @@ export interface Settings {
   compress: 'summarise' | 'trim';
   history: boolean;
   disclaimer: boolean;
+  /** Where `apiKey` came from (a flag, an environment variable, the config file, api-key-command): a refused key's advice names it. */
+  apiKeySource?: KeySource;
 }
 
 /** Flag values as commander hands them over (strings for values, booleans for switches). */
@@ -40,37 +42,58 @@ export interface ResolveOptions {
 }
 
 export function resolveValue(key: ConfigKey, opts: ResolveOptions): ConfigValue | undefined {
+  return resolveLayer(key, opts).value;
+}
+
+/** Which layer gave a value: a flag, the environment, the config file, or the default. */
+type Layer = 'flag' | 'env' | 'file' | 'default';
+
+/** The value of `key` and the layer it came from, by the precedence flags → environment → config file → defaults. */
+function resolveLayer(key: ConfigKey, opts: ResolveOptions): { value: ConfigValue | undefined; from: Layer } {
   const flag = opts.flags?.[key];
   if (flag !== undefined && flag !== null) {
-    if (key === 'api-key' && typeof flag === 'string') return keyFromText(flag, { kind: 'flag' }) || undefined;
-    return typeof flag === 'string' ? parseConfigValue(key, flag) : flag;
+    if (key === 'api-key' && typeof flag === 'string') return { value: keyFromText(flag, { kind: 'flag' }) || undefined, from: 'flag' };
+    return { value: typeof flag === 'string' ? parseConfigValue(key, flag) : flag, from: 'flag' };
   }
   const envName = ENV_FOR[key];
   const envValue = envName ? (opts.env ?? process.env)[envName] : undefined;
   if (envValue !== undefined && envValue.trim() !== '') {
-    if (key === 'api-key') return keyFromText(envValue, { kind: 'env', name: envName! });
+    if (key === 'api-key') return { value: keyFromText(envValue, { kind: 'env', name: envName! }), from: 'env' };
     try {
-      return parseConfigValue(key, envValue);
+      return { value: parseConfigValue(key, envValue), from: 'env' };
     } catch (err) {
       throw usageError(`${envName}: ${(err as Error).message}`);
     }
   }
   const stored = opts.store?.get(key);
-  if (stored !== undefined) return stored;
-  return (CONFIG_KEYS[key] as { default?: ConfigValue }).default;
+  if (stored !== undefined) return { value: stored, from: 'file' };
+  return { value: (CONFIG_KEYS[key] as { default?: ConfigValue }).default, from: 'default' };
 }
 
 export function resolveSettings(opts: ResolveOptions): Settings {
   const get = (key: ConfigKey) => resolveValue(key, opts);
   const baseUrlRaw = get('base-url');
-  let apiKey = get('api-key') as string | undefined;
+  const key = resolveLayer('api-key', opts);
+  let apiKey = key.value as string | undefined;
+  let apiKeySource: KeySource | undefined = !apiKey
+    ? undefined
+    : key.from === 'flag'
+      ? { kind: 'flag' }
+      : key.from === 'env'
+        ? { kind: 'env', name: ENV_FOR['api-key']! }
+        : key.from === 'file' && opts.store
+          ? { kind: 'file', path: opts.store.path }
+          : undefined;
   if (opts.requireService !== false) {
     if (!baseUrlRaw) {
       throw usageError('no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL (or try `medchat demo`: no account needed)');
     }
     if (!apiKey) {
       const command = get('api-key-command') as string | undefined;
-      if (command) apiKey = runKeyCommand(command);
+      if (command) {
+        apiKey = runKeyCommand(command);
+        apiKeySource = { kind: 'command' };
+      }
     }
     if (!apiKey) {
       throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY (or try `medchat demo`: no account needed)');
@@ -91,6 +114,7 @@ export function resolveSettings(opts: ResolveOptions): Settings {
     compress: get('compress') as 'summarise' | 'trim',
     history: Boolean(get('history')),
     disclaimer: Boolean(get('disclaimer')),
+    ...(apiKeySource ? { apiKeySource } : {}),
   };
 }
 

@@ -176,9 +176,9 @@ const cases: Case[] = [
   // ---- HTTP statuses ----
   ...[
     { status: 400, body: JSON.stringify({ error: { message: 'temperature must be <= 2', type: 'invalid_request_error' } }), code: 1, message: /^medchat: the service rejected the request \(400\): temperature must be <= 2$/ },
-    { status: 401, body: json401, code: 3, message: /^medchat: the service refused the API key \(401\): Invalid API key; set a valid one with: medchat config set api-key$/ },
-    { status: 401, body: 'Unauthorized', code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; set a valid one with: medchat config set api-key$/, headers: { 'content-type': 'text/plain' }, label: ' (plain text)' },
-    { status: 403, body: '', code: 3, message: /^medchat: the service refused the API key \(403\); set a valid one with: medchat config set api-key$/ },
+    { status: 401, body: json401, code: 3, message: /^medchat: the service refused the API key \(401\): Invalid API key; this key came from MEDCHAT_API_KEY: set it to a valid one$/ },
+    { status: 401, body: 'Unauthorized', code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; this key came from MEDCHAT_API_KEY: set it to a valid one$/, headers: { 'content-type': 'text/plain' }, label: ' (plain text)' },
+    { status: 403, body: '', code: 3, message: /^medchat: the service refused the API key \(403\); this key came from MEDCHAT_API_KEY: set it to a valid one$/ },
     { status: 404, code: 1, message: /^medchat: the service has no chat endpoint at http:\/\/127\.0\.0\.1:\d+\/v1 \(404\): error 404; check the address with: medchat config get base-url$/ },
     { status: 413, body: JSON.stringify({ error: { message: 'Request Entity Too Large' } }), code: 1, message: /^medchat: the request is too large for the service \(413\): Request Entity Too Large; send less text$/ },
   ].map(
@@ -629,7 +629,7 @@ describe('retexture fault matrix', { concurrency: 4 }, () => {
   const IMG = 'https://images.example/scan.png';
   const rows: Array<{ name: string; submit?: import('../../src/double/index.js').SubmitScript; args?: string[]; baseUrl?: () => Promise<string>; code: number; message: RegExp }> = [
     { name: 'connection refused', baseUrl: async () => `http://127.0.0.1:${await closedPort()}`, code: 1, message: /^medchat: cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)/ },
-    { name: 'HTTP 401 with a plain-text body', submit: { raw: { status: 401, body: 'Unauthorized', contentType: 'text/plain' } }, code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; set a valid one with: medchat config set api-key$/ },
+    { name: 'HTTP 401 with a plain-text body', submit: { raw: { status: 401, body: 'Unauthorized', contentType: 'text/plain' } }, code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; this key came from MEDCHAT_API_KEY: set it to a valid one$/ },
     { name: 'HTTP 502 with an HTML page', submit: { raw: { status: 502, body: html502, contentType: 'text/html' } }, code: 1, message: /^medchat: the service failed \(502\): 502 Bad Gateway; try again later$/ },
     { name: 'prompt rejected (code 24) with a hostile banned word', submit: { code: 24, description: 'banned prompt', properties: { bannedWord: 'x\x1b]0;PWNED\x07y' } }, code: 5, message: /^medchat: the service rejected the job \(code 24\): banned prompt; rejected word: "x\]0;PWNEDy"; reword the prompt and submit again$/ },
     { name: 'task failed, with escape sequences in failReason', submit: { life: { end: 'FAILURE', failReason: 'upstream\x1b[2J exploded' } }, args: ['--wait', '--poll-interval', '0.05'], code: 6, message: /^medchat: task \d+ failed: upstream\[2J exploded$/ },

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { BIN, TEST_KEY, cliEnv, runCli, waitFor } from '../support/cli.js';
+import { BIN, TEST_KEY, cliEnv, runCli, tempHome, waitFor } from '../support/cli.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -165,8 +167,26 @@ test('exit 3: the key is refused', async () => {
   const r = await runCli(['q'], { baseUrl: double.url });
   assert.equal(r.code, 3);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^medchat: the service refused the API key \(401\): Invalid API key; set a valid one with: medchat config set api-key\n$/);
+  assert.match(r.stderr, /^medchat: the service refused the API key \(401\): Invalid API key; this key came from MEDCHAT_API_KEY: set it to a valid one\n$/);
   oneLineError(r.stderr);
+});
+
+test('a refused key: the advice names where the key came from (flag, config file, api-key-command), not always `config set`', async () => {
+  const home = tempHome();
+  fs.mkdirSync(path.join(home, 'config'), { recursive: true, mode: 0o700 });
+  const cases: Array<{ source: string; args: string[]; config: Record<string, string>; advice: RegExp }> = [
+    { source: '--api-key', args: ['q', '--api-key', 'sk-9f3a1c77e2b4'], config: {}, advice: /; this key came from --api-key: pass a valid one\n$/ },
+    { source: 'api-key-command', args: ['q'], config: { 'api-key-command': 'echo sk-4b8d20e6aa91' }, advice: /; this key came from api-key-command: check it with: medchat config get api-key-command\n$/ },
+    { source: 'the config file', args: ['q'], config: { 'api-key': 'sk-c1e5f09d3b72' }, advice: /; this key came from the config file \(.*config\.json\): set a valid one with: medchat config set api-key\n$/ },
+  ];
+  for (const c of cases) {
+    fs.writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify(c.config), { mode: 0o600 });
+    double.chat.enqueue({ status: 401, body: JSON.stringify({ error: { message: 'Invalid API key' } }) });
+    const r = await runCli(c.args, { baseUrl: double.url, home, env: { MEDCHAT_API_KEY: undefined } });
+    assert.equal(r.code, 3, `${c.source}: ${r.stderr}`);
+    assert.match(r.stderr, /the service refused the API key \(401\): Invalid API key; this key came from/, c.source);
+    assert.match(r.stderr, c.advice, c.source);
+  }
 });
 
 test('exit 1: a server error, after bounded retries', async () => {

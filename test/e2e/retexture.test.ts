@@ -143,7 +143,7 @@ describe('medchat retexture', () => {
       ['an unknown code', { code: 99, description: 'Something new' }, 5, /\(code 99\): Something new/],
       ['HTTP 200 with success false', { raw: json({ success: false, code: -1, message: 'insufficient quota' }) }, 5, /rejected the job \(code -1\): insufficient quota/],
       ['HTTP 400 with a description', { raw: { status: 400, body: JSON.stringify({ description: 'prompt is required', type: 'validation', code: 'bad_request' }), contentType: 'application/json' } }, 5, /rejected the job \(400\): prompt is required/],
-      ['HTTP 401 with a plain-text body', { raw: { status: 401, body: 'Invalid token', contentType: 'text/plain' } }, 3, /refused the API key \(401\): Invalid token; set a valid one with: medchat config set api-key/],
+      ['HTTP 401 with a plain-text body', { raw: { status: 401, body: 'Invalid token', contentType: 'text/plain' } }, 3, /refused the API key \(401\): Invalid token; this key came from MEDCHAT_API_KEY: set it to a valid one/],
       ['HTTP 413', { raw: { status: 413, body: '<html><head><title>413 Request Entity Too Large</title></head></html>', contentType: 'text/html' } }, 2, /too large for the service \(413\): 413 Request Entity Too Large; send a smaller image/],
       ['HTTP 429 with an empty body', { raw: { status: 429, body: '' } }, 1, /limiting requests \(429\); wait a moment and try again/],
       ['HTTP 403 with an empty body', { raw: { status: 403, body: '' } }, 1, /limiting requests \(403\)/],

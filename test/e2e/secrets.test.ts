@@ -30,7 +30,7 @@ test('a service that echoes the key in its error: the message shows it masked, i
   double.chat.enqueue({ status: 401, body: echo }, { status: 401, body: echo }, { status: 401, body: echo });
   const text = await runCli(['q'], { baseUrl: double.url, home });
   assert.equal(text.code, 3);
-  assert.equal(text.stderr, `medchat: the service refused the API key (401): Incorrect API key provided: ${MASKED}. You can find your key at …; set a valid one with: medchat config set api-key\n`);
+  assert.equal(text.stderr, `medchat: the service refused the API key (401): Incorrect API key provided: ${MASKED}. You can find your key at …; this key came from MEDCHAT_API_KEY: set it to a valid one\n`);
   const json = await runCli(['q', '--json'], { baseUrl: double.url, home });
   assert.equal(json.code, 3);
   assert.ok(JSON.parse(json.stdout).error.message.includes(MASKED));

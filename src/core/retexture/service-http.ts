@@ -4,6 +4,7 @@ import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
 import { causeCode, causeMessages, describeConnectionFailure, hostOf, proxyAuthError } from '../network-errors.js';
 import { getFetch, proxyFor } from '../http.js';
 import { sanitizeForTerminal } from '../sanitize.js';
+import { refusedKeyError, type KeySource } from '../api-key.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 
 export { hostOf };
@@ -13,6 +14,8 @@ export interface ServiceConnection {
   /** Root address, without `/v1`. */
   baseUrl: string;
   apiKey: string;
+  /** Where the key came from (a refused key's advice names it). */
+  apiKeySource?: KeySource;
 }
 
 export interface ServiceResponse {
@@ -223,13 +226,11 @@ function rawBodyReason(res: Pick<ServiceResponse, 'json' | 'isJson' | 'text'>): 
  * Failures that look the same on every endpoint: the key refused, rate limits, the body too
  * large, the service down. Returns undefined for statuses the caller handles itself.
  */
-export function describeHttpFailure(res: ServiceResponse, what: string): MedchatError | undefined {
+export function describeHttpFailure(res: ServiceResponse, what: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): MedchatError | undefined {
   const reason = bodyReason(res);
   const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
   const status = res.status;
-  if (status === 401 || (status === 403 && res.text.trim() !== '')) {
-    return new MedchatError(`${withReason(`the service refused the API key (${status})`)}; set a valid one with: medchat config set api-key`, ExitCode.auth, 'auth');
-  }
+  if (status === 401 || (status === 403 && res.text.trim() !== '')) return refusedKeyError(status, reason, conn?.apiKeySource);
   if (status === 403 || status === 429) {
     return new MedchatError(`${withReason(`the service is limiting requests (${status})`)}; wait a moment and try again`, ExitCode.failure, 'rate-limit');
   }

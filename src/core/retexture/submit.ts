@@ -84,11 +84,11 @@ export async function submitRetexture(
     timeoutMs: SUBMIT_TIMEOUT_MS,
     what: 'the submit',
   });
-  return interpretSubmitResponse(res, conn.baseUrl);
+  return interpretSubmitResponse(res, conn.baseUrl, conn);
 }
 
-export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string): SubmitResult {
-  const common = describeHttpFailure(res, 'image');
+export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): SubmitResult {
+  const common = describeHttpFailure(res, 'image', conn);
   if (common) throw common;
   const body = res.isJson && res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;
   if (res.status === 404) {

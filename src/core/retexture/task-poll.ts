@@ -57,10 +57,10 @@ export function notFoundError(id: string, detail: string): MedchatError {
 /** GET /mj/task/{id}/fetch. Not-found in any of its shapes (404, 400 with a description, 204, empty 200, `null`) throws kind 'not-found'. */
 export async function fetchTask(conn: ServiceConnection, id: string, opts: { signal?: AbortSignal; deadline?: CommandDeadline } = {}): Promise<TaskRecord> {
   const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, { ...opts, what: 'the task query' });
-  return interpretTaskResponse(res, id);
+  return interpretTaskResponse(res, id, conn);
 }
 
-export function interpretTaskResponse(res: ServiceResponse, id: string): TaskRecord {
+export function interpretTaskResponse(res: ServiceResponse, id: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): TaskRecord {
   if (res.status === 404) {
     const reason = bodyReason(res);
     throw notFoundError(id, reason && !/<\s*html/i.test(res.text) ? `404: ${reason}` : '404');
@@ -69,7 +69,7 @@ export function interpretTaskResponse(res: ServiceResponse, id: string): TaskRec
     const reason = bodyReason(res);
     throw notFoundError(id, reason ? `400: ${reason}` : '400');
   }
-  const common = describeHttpFailure(res, 'request');
+  const common = describeHttpFailure(res, 'request', conn);
   if (common) throw common;
   if (res.status === 204) throw notFoundError(id, 'empty answer, 204');
   if (res.status < 200 || res.status >= 300) {
