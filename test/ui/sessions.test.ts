@@ -115,8 +115,13 @@ test('/sessions lists recent sessions; /resume <id> switches and reprints the tr
   await t.idle();
   assert.deepEqual(sentMessages(double, -1).map((m) => m.content), ['knee pain after running', 'Ibuprofen with food.', 'and swelling?']);
 
+  // Inside the chat screen, an unknown session points to the slash command, not the shell's `medchat sessions list`.
   await t.send('/resume 1999');
-  await t.waitForText('no session "1999"');
+  await t.waitForText(/no session "1999"; see the saved ones with: \/sessions/);
+  await t.send('/resume zzz');
+  await t.waitForText('no session "zzz"');
+  assert.match(t.screen().replace(/\s+/g, ' '), /no session "zzz": a session id looks like .*; see the saved ones with: \/sessions/);
+  assert.doesNotMatch(t.screen(), /medchat sessions list/);
   await t.send('/resume');
   await t.waitForText('usage: /resume <id or prefix>');
 });

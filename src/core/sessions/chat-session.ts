@@ -24,6 +24,8 @@ export interface OpenSessionOptions {
   /** Write nothing to disk (`--incognito`; also implied by `history: off`). */
   incognito?: boolean;
   store?: SessionStore;
+  /** How the user lists the saved sessions where they are, named when `resume` matches none (the chat screen: `/sessions`). */
+  listWith?: string;
 }
 
 /** How often a streaming answer is written to disk, at most. */
@@ -81,14 +83,14 @@ export class ChatSession {
       }
       let id: string;
       try {
-        id = store.resolve(opts.resume);
+        id = store.resolve(opts.resume, opts.listWith);
       } catch (err) {
         if (opts.resume === 'latest' && err instanceof MedchatError && err.kind === 'usage') {
           throw usageError('there is no saved conversation to continue; start one with: medchat "…"');
         }
         throw err;
       }
-      const data = store.load(id);
+      const data = store.load(id, opts.listWith);
       if (opts.system?.trim()) data.system = opts.system;
       return new ChatSession(settings, store, data, persistent, true);
     }

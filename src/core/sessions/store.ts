@@ -37,10 +37,13 @@ const ID_RE = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/;
 /** What a session id or a prefix of one may hold: digits, a-f and dashes, never a path character. */
 const ID_PREFIX_RE = /^[0-9a-f-]{1,20}$/;
 
+/** How the saved sessions are listed from a shell; the chat screen passes its own (`/sessions`). */
+const LIST_COMMAND = 'medchat sessions list';
+
 /** A one-line usage error for something that is not a session id; the text is shown quoted, at most 40 characters. */
-function notAnId(ref: string): MedchatError {
+function notAnId(ref: string, list = LIST_COMMAND): MedchatError {
   const shown = JSON.stringify(ref.length > 40 ? ref.slice(0, 39) + '…' : ref);
-  return usageError(`no session ${shown}: a session id looks like 20261122-143005-a1b2 (digits, a-f and dashes); see the saved ones with: medchat sessions list`);
+  return usageError(`no session ${shown}: a session id looks like 20261122-143005-a1b2 (digits, a-f and dashes); see the saved ones with: ${list}`);
 }
 
 export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -83,8 +86,8 @@ export class SessionStore {
   }
 
   /** The file of session `id`; an id that is not one (`../x`, a slash, NUL…) never reaches a path. */
-  fileFor(id: string): string {
-    if (!ID_RE.test(id)) throw notAnId(id);
+  fileFor(id: string, list = LIST_COMMAND): string {
+    if (!ID_RE.test(id)) throw notAnId(id, list);
     return path.join(this.dir, `${id}.json`);
   }
 
@@ -193,10 +196,10 @@ export class SessionStore {
     return best?.id;
   }
 
-  /** An exact id, a unique prefix of one, or `latest` / `last`. */
-  resolve(ref: string): string {
+  /** An exact id, a unique prefix of one, or `latest` / `last`. `list`: how the user lists the sessions, named when none matches. */
+  resolve(ref: string, list = LIST_COMMAND): string {
     const r = ref.trim();
-    if (r !== 'latest' && r !== 'last' && !ID_PREFIX_RE.test(r)) throw notAnId(r);
+    if (r !== 'latest' && r !== 'last' && !ID_PREFIX_RE.test(r)) throw notAnId(r, list);
     if (r === 'latest' || r === 'last') {
       const id = this.latest();
       if (!id) throw usageError('there is no saved session yet');
@@ -207,16 +210,16 @@ export class SessionStore {
     const matches = r ? ids.filter((id) => id.startsWith(r)) : [];
     if (matches.length === 1) return matches[0]!;
     if (matches.length > 1) throw usageError(`"${r}" matches ${matches.length} sessions (${matches.slice(0, 3).join(', ')}…); give more of the id`);
-    throw usageError(`no session "${r}"; see the saved ones with: medchat sessions list`);
+    throw usageError(`no session "${r}"; see the saved ones with: ${list}`);
   }
 
-  load(id: string): SessionData {
-    const file = this.fileFor(id);
+  load(id: string, list = LIST_COMMAND): SessionData {
+    const file = this.fileFor(id, list);
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"; see the saved ones with: medchat sessions list`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
       throw storeError(`cannot read the session file ${file}`, err);
     }
     let data: unknown;

@@ -41,8 +41,8 @@ export class SessionActions {
     return this.session.conversation;
   }
 
-  private open(o: { system?: string; resume?: string }): ChatSession {
-    const s = ChatSession.open(this.settings, { system: o.system, resume: o.resume, incognito: this.opts.incognito, store: this.store });
+  private open(o: { system?: string; resume?: string; listWith?: string }): ChatSession {
+    const s = ChatSession.open(this.settings, { system: o.system, resume: o.resume, incognito: this.opts.incognito, store: this.store, listWith: o.listWith });
     s.onSaveError = (err) => {
       if (this.saveErrorShown) return;
       this.saveErrorShown = true;
@@ -56,9 +56,9 @@ export class SessionActions {
     this.session = s;
   }
 
-  /** `/resume`: open that saved session; false when it is the one already open. */
+  /** `/resume`: open that saved session; false when it is the one already open. An unknown one points to `/sessions`. */
   resume(ref: string): boolean {
-    const s = this.open({ resume: ref });
+    const s = this.open({ resume: ref, listWith: '/sessions' });
     if (s.id === this.session.id) return false;
     this.use(s);
     return true;
