@@ -9,6 +9,7 @@ import type { LiveDrawing } from './live-drawing.js';
 import { LiveTurnView } from './LiveTurn.js';
 import { PendingLines, pendingRows } from './PendingLines.js';
 import { Transcript } from './Transcript.js';
+import { TurnSecondsProvider } from './turn-seconds.js';
 import * as ed from './text/editor.js';
 import { KeyDecoder, type Key } from './text/keys.js';
 import { useChat } from './use-chat.js';
@@ -206,16 +207,19 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   const busy = snap.live !== undefined || snap.job !== undefined;
   const liveTurn = useCallback(() => controller.liveTurn(), [controller]);
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items) : snap.items), [drawing, snap.items]);
+  // The streaming answer's seconds reach the waiting/thinking line and the footer from one clock, in one frame.
   return (
-    <Box flexDirection="column">
-      <Transcript items={printed} width={width} />
-      {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
-      {snap.job ? <JobLine job={snap.job} /> : null}
-      {snap.pending ? <PendingLines pending={snap.pending} /> : null}
-      <Box marginTop={1} flexDirection="column">
-        <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
-        <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
+    <TurnSecondsProvider clock={controller.clock}>
+      <Box flexDirection="column">
+        <Transcript items={printed} width={width} />
+        {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
+        {snap.job ? <JobLine job={snap.job} /> : null}
+        {snap.pending ? <PendingLines pending={snap.pending} /> : null}
+        <Box marginTop={1} flexDirection="column">
+          <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
+          <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
+        </Box>
       </Box>
-    </Box>
+    </TurnSecondsProvider>
   );
 }

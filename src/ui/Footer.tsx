@@ -1,8 +1,9 @@
 import { Box, Text } from 'ink';
-import { memo, useEffect, useState } from 'react';
+import { memo } from 'react';
 import { liveFigures } from './chat/live-turn.js';
 import type { LastStats, LiveTurn } from './chat/screen-state.js';
 import { formatSeconds, meterText, type Meter } from './text/format.js';
+import { useTurnSeconds } from './turn-seconds.js';
 
 /**
  * One line under the input: context used, thinking on/off and the last answer's figures; or,
@@ -11,7 +12,7 @@ import { formatSeconds, meterText, type Meter } from './text/format.js';
  * line is rewritten below every finished paragraph, so it stays short. Then key hints (or
  * a transient message such as "press Ctrl+C again to exit"). `meter` is a prop so the context
  * module can supply it. Memoised: while an answer streams its props do not change, so React
- * skips it every frame; the live figures update on their own.
+ * skips it every frame; the live figures update on the turn clock's tick.
  */
 export const Footer = memo(function Footer({
   meter,
@@ -61,21 +62,16 @@ export const Footer = memo(function Footer({
 });
 
 /**
- * `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet. Each
- * update rewrites the footer line, so while text is streaming (the screen moves anyway) it is
- * re-read every 5 s; once nothing has arrived for a second, every second.
+ * `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet. Re-read on
+ * every tick of the turn clock (once a second, on the second), the same tick and the same second
+ * as the waiting or thinking line above, so the two never disagree; the tokens are the ones
+ * streamed by then.
  */
 function LiveFigures({ live }: { live: () => Readonly<LiveTurn> | undefined }) {
-  const [, setTick] = useState(0);
+  const seconds = useTurnSeconds();
   const l = live();
-  const now = Date.now();
-  const delay = l && l.phase !== 'waiting' && now - l.lastDataAt >= 1000 ? 1000 : 5000;
-  useEffect(() => {
-    const t = setTimeout(() => setTick((n) => n + 1), delay);
-    return () => clearTimeout(t);
-  });
   if (!l) return null;
-  const f = liveFigures(l, now);
+  const f = liveFigures(l, Date.now(), seconds);
   return (
     <Text>
       <Text dimColor>{f.text}</Text>

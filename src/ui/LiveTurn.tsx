@@ -3,7 +3,7 @@ import type { LiveTurn } from './chat/screen-state.js';
 import { ThinkingBlock } from './Reasoning.js';
 import type { LiveRows } from './live-rows.js';
 import { answerRows } from './text/live-rows.js';
-import { useElapsed } from './use-chat.js';
+import { TurnSeconds } from './turn-seconds.js';
 
 /**
  * The turn that is streaming: waiting, then thinking, then the answer's unfinished paragraphs
@@ -15,12 +15,13 @@ export function LiveTurnView({ live, width, maxRows, rows }: { live: LiveTurn; w
     rows.width = width;
     rows.maxRows = maxRows;
   }
-  const since = live.phase === 'reasoning' ? live.reasoningStartedAt : live.startedAt;
-  const elapsed = useElapsed(since, live.phase !== 'answer');
+  // The seconds are the answer's, from when it was sent: the footer shows the same (one clock).
   if (live.phase === 'waiting') {
     return (
       <Box marginTop={1} flexDirection="column">
-        <Text dimColor>Waiting for the answer… {Math.floor(elapsed / 1000)}s</Text>
+        <Text dimColor>
+          Waiting for the answer… <TurnSeconds />
+        </Text>
         {live.retry ? <Text color="yellow">{live.retry}</Text> : null}
       </Box>
     );
@@ -28,7 +29,7 @@ export function LiveTurnView({ live, width, maxRows, rows }: { live: LiveTurn; w
   if (live.phase === 'reasoning') {
     return (
       <Box marginTop={1} flexDirection="column">
-        <ThinkingBlock text={live.reasoning} elapsedMs={elapsed} width={width} marker={rows?.marker} />
+        <ThinkingBlock text={live.reasoning} width={width} marker={rows?.marker} />
       </Box>
     );
   }

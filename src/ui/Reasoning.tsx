@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { thinkingRows } from './text/live-rows.js';
 import { FOLD_HINT, reasoningTitle } from './transcript-text.js';
+import { TurnSeconds } from './turn-seconds.js';
 
 /** The folded reasoning line (`▸ Thought for 8.2s · 612 tokens · Ctrl+O to read`): Ctrl+O opens the transcript viewer, which shows it whole. */
 export function ReasoningFold({ ms, tokens }: { ms: number; tokens: number }) {
@@ -12,13 +13,16 @@ export function ReasoningFold({ ms, tokens }: { ms: number; tokens: number }) {
 }
 
 /**
- * While reasoning streams: `Thinking… 8s` and its last few lines, in a block of fixed height.
- * With `marker`, the frame writer draws those lines (see LiveRows).
+ * While reasoning streams: `Thinking… 8s` (the answer's seconds since it was sent, the footer's
+ * clock) and its last few lines, in a block of fixed height. With `marker`, the frame writer draws
+ * those lines (see LiveRows).
  */
-export function ThinkingBlock({ text, elapsedMs, width, marker }: { text: string; elapsedMs: number; width: number; marker?: string }) {
+export function ThinkingBlock({ text, width, marker }: { text: string; width: number; marker?: string }) {
   return (
     <Box flexDirection="column">
-      <Text color="magenta">Thinking… {Math.floor(elapsedMs / 1000)}s</Text>
+      <Text color="magenta">
+        Thinking… <TurnSeconds />
+      </Text>
       {marker ? <Text>{marker}</Text> : <Text dimColor>{thinkingRows(text, width).map((l) => `  ${l}`).join('\n')}</Text>}
     </Box>
   );

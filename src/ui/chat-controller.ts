@@ -11,6 +11,7 @@ import { ContextMeter } from './chat/context-meter.js';
 import { JobRunner } from './chat/job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
 import { retextureJob } from './chat/retexture-job.js';
+import type { TurnClock } from './chat/turn-clock.js';
 import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem } from './chat/screen-state.js';
 import type { ControllerOptions } from './chat/controller-options.js';
 import { PrintedItems } from './chat/printed-items.js';
@@ -210,6 +211,11 @@ export class ChatController implements ChatCommandHost {
   /** The streaming turn as it is now (not a snapshot copy): read it, do not change it. */
   liveTurn(): Readonly<LiveTurn> | undefined {
     return this.answers.live;
+  }
+
+  /** The streaming answer's seconds (see turn-clock.ts): the waiting and thinking lines and the footer all read this one clock. */
+  get clock(): TurnClock {
+    return this.answers.clock;
   }
 
   private get live(): LiveTurn | undefined {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 
 let double: ServiceDouble;
@@ -27,7 +28,7 @@ test("while an answer streams the footer shows its time and tokens so far, not t
   double.chat.enqueue({ content: ['Drink ', 'water ', 'and'], stallAfter: 3 });
   await t.send('and?');
   await t.waitForText('Drink water and');
-  await t.waitForText(/\d+s · 3 tokens/, 10_000); // re-read every 5 s while text streams
+  await t.waitForText(/\d+s · 3 tokens/, 3000); // re-read every second, on the turn clock's tick
   const streaming = footerOf(t.screen());
   assert.doesNotMatch(streaming, /first token|tok\/s| in · /, `no figures of the last answer while this one streams: ${streaming}`);
   assert.match(streaming, /Esc stop/);
@@ -39,6 +40,32 @@ test("while an answer streams the footer shows its time and tokens so far, not t
   const stopped = footerOf(t.screen());
   assert.doesNotMatch(stopped, /first token|tok\/s| in · |no data/, `no old figures beside "interrupted": ${stopped}`);
   assert.match(stopped, /Enter send/);
+});
+
+test('the footer and Thinking… count the same seconds from one clock, 1s then 2s, and the tokens move as they come', async () => {
+  // About 2.4 s of reasoning, paced: shorter than the 5 s the footer once waited between looks.
+  const reasoning = Array.from({ length: 16 }, (_, i) => `step${i} `);
+  double.chat.enqueue({ reasoning, content: ['Done.'], paceMs: 150 });
+  const t = await renderChat(double.url);
+  await t.send('think slowly');
+  const pairs: Array<[number, number, number]> = [];
+  await waitFor(
+    () => {
+      const s = t.screen();
+      const thinking = /Thinking… (\d+)s/.exec(s);
+      const footer = /(\d+)s · (\d+) tokens? │/.exec(footerOf(s));
+      if (thinking && footer) pairs.push([Number(thinking[1]), Number(footer[1]), Number(footer[2])]);
+      return /Thought for/.test(s);
+    },
+    10_000,
+    () => `the reasoning to fold\n${t.screen()}`,
+  );
+  for (const [thinking, footer] of pairs) assert.equal(thinking, footer, `Thinking… ${thinking}s beside a footer at ${footer}s`);
+  const seconds = pairs.map((p) => p[1]);
+  assert.ok(seconds.includes(1) && seconds.includes(2), `1s and 2s both shown: ${[...new Set(seconds)].join(', ')}`);
+  const at1 = pairs.find((p) => p[1] === 1)!;
+  assert.ok(at1[2] > 0, `by 1s the footer counts the reasoning tokens streamed: ${at1[2]}`);
+  await t.idle();
 });
 
 test('"first token" is the first token of anything: reasoning counts, not only the answer after it', async () => {

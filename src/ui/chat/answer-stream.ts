@@ -3,6 +3,7 @@ import { toMedchatError, type MedchatError } from '../../core/errors.js';
 import type { ChatSession, SessionEvent } from '../../core/sessions/chat-session.js';
 import { changeOf, finishLive, outcomeOf, reduceLive, startLive, type FinishedTurn, type TurnOutcome } from './live-turn.js';
 import type { Change, LiveTurn, NewItem } from './screen-state.js';
+import { TurnClock } from './turn-clock.js';
 
 /**
  * Runs one answer's events through the live-turn reducer: after each event, `onStep` gets the new
@@ -43,16 +44,21 @@ export class AnswerRunner {
   live: LiveTurn | undefined;
   /** Resolves when the answer has ended and `ended` has run. */
   running: Promise<void> | undefined;
+  /** The answer's seconds, from when it was sent, ticking while it streams: what every live counter shows. */
+  readonly clock: TurnClock;
   private abort: AbortController | undefined;
 
   constructor(
     private readonly hooks: AnswerHooks,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.clock = new TurnClock(now);
+  }
 
   /** `wrap`: what the screen shows of the events (the privacy guard puts values back there). */
   start(session: ChatSession, turn: Turn, wrap?: (events: AsyncIterable<SessionEvent>) => AsyncIterable<SessionEvent>): void {
     this.live = startLive(turn.id, this.now());
+    this.clock.start(this.live.startedAt);
     const running = this.stream(session, turn, wrap).finally(() => {
       if (this.running === running) this.running = undefined; // `ended` may have started the next answer
     });
@@ -90,6 +96,7 @@ export class AnswerRunner {
     const done = finishLive(live, outcome, this.now());
     turn.durationMs = done.times.durationMs;
     if (done.times.reasoningMs !== undefined) turn.reasoningMs = done.times.reasoningMs;
+    this.clock.stop();
     this.live = undefined;
     this.hooks.ended(done, outcome, turn, error);
   }

@@ -174,10 +174,12 @@ export const STALL_MS = 5000;
  * The footer's figures while an answer streams: time since the question was sent and tokens
  * streamed so far (reasoning included), and `no data for 12s` once the service has gone quiet
  * (not while waiting for the first token, which the waiting line counts, nor during a retry).
+ * `seconds`: the turn clock's (see turn-clock.ts), never worked out here, so the footer shows
+ * the second the waiting or thinking line shows.
  */
-export function liveFigures(live: LiveTurn, now: number): { text: string; stall?: string } {
+export function liveFigures(live: LiveTurn, now: number, seconds: number): { text: string; stall?: string } {
   const tokens = live.reasoningTokens + live.answerTokens;
-  const text = `${Math.floor(Math.max(0, now - live.startedAt) / 1000)}s · ${tokens} token${tokens === 1 ? '' : 's'}`;
+  const text = `${seconds}s · ${tokens} token${tokens === 1 ? '' : 's'}`;
   const quiet = now - live.lastDataAt;
   if (quiet < STALL_MS || live.phase === 'waiting' || live.retry) return { text };
   return { text, stall: `no data for ${Math.floor(quiet / 1000)}s` };

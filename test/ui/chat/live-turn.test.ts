@@ -151,13 +151,13 @@ test('an interrupted or failed answer leaves no figures for the footer', () => {
   assert.ok(finishLive(live, { status: 'complete' }, 300).last);
 });
 
-test('the live figures: time and tokens so far; "no data" once the service is quiet, but not while waiting or retrying', () => {
+test('the live figures: the turn clock\'s seconds and tokens so far; "no data" once the service is quiet, but not while waiting or retrying', () => {
   const waiting = startLive('t', 0);
-  assert.deepEqual(liveFigures(waiting, 20_000), { text: '20s · 0 tokens' }, 'the waiting line counts this already');
+  assert.deepEqual(liveFigures(waiting, 20_000, 20), { text: '20s · 0 tokens' }, 'the waiting line counts this already');
   const { live } = feed([[1000, r('a')], [1500, c('b')]]);
-  assert.deepEqual(liveFigures(live, 3000), { text: '3s · 2 tokens' });
-  assert.deepEqual(liveFigures(live, 1500 + STALL_MS - 1), { text: '6s · 2 tokens' });
-  assert.deepEqual(liveFigures(live, 13_700), { text: '13s · 2 tokens', stall: 'no data for 12s' });
+  assert.deepEqual(liveFigures(live, 3000, 3), { text: '3s · 2 tokens' });
+  assert.deepEqual(liveFigures(live, 1500 + STALL_MS - 1, 6), { text: '6s · 2 tokens' });
+  assert.deepEqual(liveFigures(live, 13_700, 13), { text: '13s · 2 tokens', stall: 'no data for 12s' });
   const retrying = reduceLive(live, { type: 'retry', attempt: 1, delayMs: 20_000, reason: 'rate limited' }, 2000).live;
-  assert.equal(liveFigures(retrying, 13_700).stall, undefined);
+  assert.equal(liveFigures(retrying, 13_700, 13).stall, undefined);
 });
