@@ -134,9 +134,9 @@ export class ChatController implements ChatCommandHost {
     this.invalidateMeter();
   }
 
-  /** `/sessions`: the recent saved sessions. */
+  /** `/sessions`: the recent saved sessions, laid out for the screen's width. */
   sessionsText(): string {
-    return this.actions.sessionsText();
+    return this.actions.sessionsText(this.columns);
   }
 
   /** The numbers behind `/tokens` and the footer meter (with the draft being typed). */

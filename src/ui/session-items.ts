@@ -10,6 +10,7 @@ import { countText } from '../core/tokens.js';
 import type { NewItem } from './chat/screen-state.js';
 import type { TokenBreakdown } from '../core/context.js';
 import { formatTokens, formatWindow, type Meter } from './text/format.js';
+import { textWidth, wrapLine } from './text/width.js';
 
 /**
  * Plain helpers behind the chat controller's session features (no React, no I/O): the first
@@ -65,18 +66,24 @@ export function resumedLine(s: ChatSession): string {
   return `resumed session ${s.id}${s.title ? ` · ${s.title}` : ''} · ${what}${saving}`;
 }
 
-/** `/sessions`: the most recent sessions, newest first, one line each. */
-export function sessionListText(list: readonly SessionInfo[], current: string | undefined, limit = 10): string {
+/**
+ * `/sessions`: the most recent sessions, newest first, one line each, laid out for `width`
+ * columns: a first question too long for its row wraps under itself (or, when that column is
+ * too narrow, under the id), never back to column 0.
+ */
+export function sessionListText(list: readonly SessionInfo[], current: string | undefined, width = 80, limit = 10): string {
   if (list.length === 0) return 'no saved sessions yet';
   const shown = list.slice(0, limit);
-  const lines = shown.map((s) => {
+  const lines = shown.flatMap((s) => {
     const date = s.updatedAt ? s.updatedAt.slice(0, 16).replace('T', ' ') : '????-??-?? ??:??';
     const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`.padStart(9);
     const mark = s.id === current ? '●' : ' ';
-    return `${mark} ${s.id}  ${date}  ${turns}  ${sanitizeForTerminal(s.title || '(no question yet)')}`;
+    const lead = `${mark} ${s.id}  ${date}  ${turns}  `;
+    const hang = width - textWidth(lead) >= 20 ? textWidth(lead) : 2;
+    return wrapLine(lead + sanitizeForTerminal(s.title || '(no question yet)'), width, ' '.repeat(hang));
   });
-  const more = list.length > shown.length ? [`  … and ${list.length - shown.length} more: medchat sessions list`] : [];
-  return [`Recent sessions (● this one) · /resume <id or prefix> opens one:`, ...lines, ...more].join('\n');
+  const more = list.length > shown.length ? wrapLine(`  … and ${list.length - shown.length} more: medchat sessions list`, width, '    ') : [];
+  return [...wrapLine('Recent sessions (● this one) · /resume <id or prefix> opens one:', width, '  '), ...lines, ...more].join('\n');
 }
 
 /** `/tokens`: where the context window goes. */

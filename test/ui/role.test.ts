@@ -50,3 +50,22 @@ test('/role with an unknown name: one line naming the roles, and nothing changes
   assert.equal(t.controller.role, undefined);
   assert.equal(t.controller.conversation.system, undefined);
 });
+
+test('/role lists at 60 and 100 columns: a description too long for its row wraps under the description, never back to column 0', async () => {
+  for (const columns of [60, 100]) {
+    const t = await renderChat(double.url, { columns });
+    await t.send('/role');
+    await t.waitForText('Use one with /role');
+    const lines = t.screen().split('\n');
+    const first = lines.findIndex((l) => /^ {2}[ ●] soap +Clinical notes/.test(l));
+    assert.ok(first >= 0, t.screen());
+    const column = lines[first]!.indexOf('Clinical');
+    const list = lines.slice(first, lines.findIndex((l) => l.startsWith('Use one with')));
+    assert.ok(list.length > 5 || columns === 100, `some descriptions wrap at ${columns} columns\n${t.screen()}`);
+    for (const l of list) {
+      assert.ok(l.length <= columns, `fits in ${columns} columns: ${l}`);
+      if (!/^ {2}[ ●] \w/.test(l)) assert.match(l, new RegExp(`^ {${column}}\\S`), `a wrapped row hangs under the descriptions (column ${column}) at ${columns} columns:\n${t.screen()}`);
+    }
+    cleanup();
+  }
+});

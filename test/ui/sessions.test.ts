@@ -126,6 +126,31 @@ test('/sessions lists recent sessions; /resume <id> switches and reprints the tr
   await t.waitForText('usage: /resume <id or prefix>');
 });
 
+test('/sessions at 60 and 100 columns: a long first question wraps under itself (or under the id), never back to column 0', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, saving(d));
+  double.chat.enqueue({ content: ['Ask about red flags.'] });
+  await t.send('a long first question about persistent lower back pain in a forty year old runner with numbness');
+  await t.idle();
+  cleanup();
+  for (const columns of [60, 100]) {
+    const s = await renderChat(double.url, { ...saving(d), columns });
+    await s.send('/sessions');
+    await s.waitForText('Recent sessions');
+    const lines = s.screen().split('\n');
+    const first = lines.findIndex((l) => /^ +\d{8}-\d{6}-[0-9a-f]{4} /.test(l));
+    assert.ok(first >= 0, s.screen());
+    const rows = lines.slice(first, lines.indexOf('', first));
+    assert.ok(rows.length > 1, `the question wraps at ${columns} columns\n${s.screen()}`);
+    const hang = columns === 100 ? lines[first]!.indexOf('a long first') : 2;
+    for (const row of rows.slice(1)) {
+      assert.ok(row.length <= columns, row);
+      assert.match(row, new RegExp(`^ {${hang}}\\S`), `wrapped rows hang at column ${hang} at ${columns} columns\n${s.screen()}`);
+    }
+    cleanup();
+  }
+});
+
 test('--incognito writes nothing: no session, no prompt history', async () => {
   const d = dataDir();
   const t = await renderChat(double.url, { ...saving(d), incognito: true });

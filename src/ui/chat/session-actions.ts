@@ -107,11 +107,11 @@ export class SessionActions {
     return r ? r.text : 'nothing to summarise yet: the last two exchanges are always kept word for word';
   }
 
-  /** `/sessions`: the recent saved sessions. */
-  sessionsText(): string {
+  /** `/sessions`: the recent saved sessions, laid out for `width` columns. */
+  sessionsText(width?: number): string {
     const list = this.store.list();
     const note = this.session.persistent ? '' : '\n(this conversation is not saved: incognito or history off)';
-    return sessionListText(list, this.session.persistent ? this.session.id : undefined) + note;
+    return sessionListText(list, this.session.persistent ? this.session.id : undefined, width) + note;
   }
 
   /** The numbers behind `/tokens` and the footer meter, with `draft` as the next question. */

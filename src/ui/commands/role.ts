@@ -1,5 +1,7 @@
 import { currentRoleSettings, roleSettings } from '../../core/roles/active.js';
 import { listRoles, loadRole } from '../../core/roles/store.js';
+import { wrapLine } from '../text/width.js';
+import { twoColumns } from './help.js';
 import type { SlashCommand } from './types.js';
 
 export const role: SlashCommand = {
@@ -10,8 +12,11 @@ export const role: SlashCommand = {
   async run(chat, args) {
     const current = chat.role?.name;
     if (!args) {
-      const lines = listRoles().map((e) => `  ${e.name === current ? '●' : ' '} ${e.name.padEnd(14)} ${e.problem ? `(cannot be used: ${e.problem})` : (e.role?.description ?? '')}`);
-      return chat.notice([`Roles${current ? ` (in use: ${current})` : ''}:`, ...lines, 'Use one with /role <name>; /role off goes back to none. Edit them with: medchat roles edit <name>'].join('\n'));
+      // Laid out like /help: a description too long for its row wraps under itself, never back to column 0.
+      const width = chat.snapshot().columns;
+      const rows = listRoles().map((e) => [`${e.name === current ? '●' : ' '} ${e.name}`, e.problem ? `(cannot be used: ${e.problem})` : (e.role?.description ?? '')] as const);
+      const use = 'Use one with /role <name>; /role off goes back to none. Edit them with: medchat roles edit <name>';
+      return chat.notice([`Roles${current ? ` (in use: ${current})` : ''}:`, ...twoColumns(rows, width), ...wrapLine(use, width)].join('\n'));
     }
     if (/^(off|none)$/i.test(args)) {
       if (!chat.role) return chat.notice('no role in use');
