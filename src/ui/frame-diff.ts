@@ -1,3 +1,4 @@
+import { SOFT_WRAPPED } from './reflow.js';
 import { clusterEnd, clusterStart, textWidth } from './text/width.js';
 
 /** `line` has a grapheme cluster boundary at `at`. */
@@ -87,6 +88,13 @@ export class CursorMoves {
     }
   }
 
+  /** The terminal's own wrap took the cursor to the start of row `r` (the row after it). */
+  wrappedTo(r: number): void {
+    this.row = r;
+    this.col = 0;
+    this.exist = Math.max(this.exist, r);
+  }
+
   toCol(c: number): void {
     if (c === this.col) return;
     this.out.push(c === 0 ? '\r' : `\x1b[${c + 1}G`);
@@ -113,13 +121,28 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
   const m = new CursorMoves(start.row, start.col, prev.length - 1);
   let touched = 0;
   const last = next.length - 1;
+  /** The row written last: a row that continues it by the terminal's wrap is written right after it. */
+  let written = -2;
   for (let i = 0; i <= last; i++) {
     const was = prev[i];
-    const line = next[i]!;
+    let line = next[i]!;
     if (was === line) continue;
     if (i === last && line === '' && was === undefined) continue; // made below, if needed
-    m.toRow(i);
     touched++;
+    if (line.startsWith(SOFT_WRAPPED) && written === i - 1) {
+      // The rest of a line wider than the window: the terminal wraps onto this row by itself, so a
+      // copy or a click takes the line whole. What the row held before is erased after the text
+      // (the cursor is then after it, not waiting to wrap, unless the text fills the row).
+      const text = line.slice(SOFT_WRAPPED.length);
+      const nw = textWidth(text);
+      m.wrappedTo(i);
+      m.out.push(text, nw < columns && was !== '' ? '\x1b[K' : '');
+      m.col = nw < columns ? nw : undefined;
+      written = i;
+      continue;
+    }
+    written = i;
+    m.toRow(i);
     const w = was ? textWidth(was) : 0;
     const nw = textWidth(line);
     if (was !== undefined && was !== '' && w < columns && line.startsWith(was) && endsCluster(line, was.length)) {
@@ -130,6 +153,7 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
       m.out.push(line.slice(was.length));
     } else {
       m.toCol(0);
+      if (line.startsWith(SOFT_WRAPPED)) line = line.slice(SOFT_WRAPPED.length);
       // The row is erased first, then written: never text + CSI K. A row as wide as the window
       // leaves the cursor waiting to wrap on its last cell, and xterm, urxvt and GNU screen erase
       // that cell on CSI K ("below 150" showed as "below 15"). Erased first, the terminal also

@@ -1,6 +1,6 @@
 import { CURSOR_CODES, CursorMoves, diffFrames, MODE_CODES, parseFrame, SYNC_OFF, SYNC_ON, widenErase, type Cursor } from './frame-diff.js';
-import { clipLine, eraseNarrowed, terminalReflows } from './reflow.js';
-import { pinClusters } from './text/width.js';
+import { clipLine, eraseNarrowed, terminalReflows, wrappedRows } from './reflow.js';
+import { pinClusters, textWidth } from './text/width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -227,6 +227,12 @@ export class FrameWriter {
     this.homeTimer = this.cursor && !this.caretShown ? setTimeout(this.settle, this.homeAfterMs).unref() : undefined;
   }
 
+  /** The rows `lines` take on the terminal: a line wider than it (printed, a long address) in the pieces it wraps into. */
+  private rowsOf(lines: string[]): string[] {
+    const columns = this.columns();
+    return lines.some((l) => textWidth(l) > columns) ? lines.flatMap((l) => wrappedRows(l, columns)) : lines;
+  }
+
   private liveRows(): string[] {
     const rows = this.slot!.rows();
     return rows.length ? rows : [''];
@@ -270,7 +276,8 @@ export class FrameWriter {
   print = (printed: string[]): boolean => {
     this.flush();
     if (!this.slot || !this.template || !this.lines || printed.length > 300 || this.narrowed()) return false;
-    this.redraw([...printed, ...this.expanded(this.template)], printed.length);
+    const rows = this.rowsOf(printed);
+    this.redraw([...rows, ...this.expanded(this.template)], rows.length);
     return true;
   };
 
@@ -317,7 +324,7 @@ export class FrameWriter {
       this.cursor = undefined;
     } else {
       const content = expand(frame.content);
-      const next = content === '' ? [''] : content.split('\n');
+      const next = content === '' ? [''] : this.rowsOf(content.split('\n'));
       const known = this.lines !== undefined && this.lines.length >= frame.erase;
       if (frame.erase === 0) {
         bytes = (narrowed ? '' : this.restore()) + expand(data);

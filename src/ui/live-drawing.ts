@@ -47,8 +47,12 @@ export class LiveDrawing {
   }
 }
 
-/** A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`. */
+/**
+ * A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`,
+ * but for an address longer than the width: that keeps a row of its own, for the terminal to wrap (the frame writer
+ * writes it in one piece), so copying or clicking it gets it whole.
+ */
 export function answerLines(text: string, width: number): string[] {
-  const body = renderMarkdown(text, { width, colour: chalk.level > 0, hyperlinks: chalk.level > 0 && terminalHyperlinks() }).split('\n');
-  return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width) : [l]))];
+  const body = renderMarkdown(text, { width, colour: chalk.level > 0, hyperlinks: chalk.level > 0 && terminalHyperlinks(), wholeUrls: true }).split('\n');
+  return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width, '', true) : [l]))];
 }

@@ -83,3 +83,51 @@ export function clipLine(line: string, columns: number): string {
   flushText();
   return out;
 }
+
+/**
+ * Marks a row of the frame writer's picture of the screen that continues the row above it by the terminal's own
+ * wrap (a line wider than the window, such as a long address): written right after that row, never on its own.
+ */
+export const SOFT_WRAPPED = '\u0000';
+
+/**
+ * The rows `line` takes on a terminal `columns` wide when it is written in one piece: itself when it fits, else the
+ * pieces the terminal's own wrapping makes (a glyph that does not fit in what is left of a row starts the next),
+ * each after the first marked SOFT_WRAPPED. Escape codes stay in the piece where they are.
+ */
+export function wrappedRows(line: string, columns: number): string[] {
+  if (textWidth(line) <= columns) return [line];
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const rows: string[] = [];
+  let cur = '';
+  let used = 0;
+  let text = '';
+  const flushText = () => {
+    for (const { segment } of graphemes!.segment(text)) {
+      const w = textWidth(segment);
+      if (used + w > columns && used > 0) {
+        rows.push(cur);
+        cur = SOFT_WRAPPED;
+        used = 0;
+      }
+      cur += segment;
+      used += w;
+    }
+    text = '';
+  };
+  for (let i = 0; i < line.length; ) {
+    ESCAPE.lastIndex = i;
+    const m = ESCAPE.exec(line);
+    if (m) {
+      flushText();
+      cur += m[0];
+      i += m[0].length;
+    } else {
+      text += line[i];
+      i++;
+    }
+  }
+  flushText();
+  rows.push(cur);
+  return rows;
+}

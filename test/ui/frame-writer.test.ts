@@ -73,3 +73,20 @@ test('a write callback runs after that write has reached the terminal (Ink waits
   assert.deepEqual(order, ['cb1 after 1', 'cb2 after 1']);
   assert.deepEqual(sent, ['abc\n']);
 });
+
+test('a printed line wider than the window is written in one piece, for the terminal to wrap; what follows lands on the rows after it', () => {
+  const sent: string[] = [];
+  const w = new FrameWriter({ write: (d: string) => sent.push(d) }, () => 20);
+  w.setLiveRows({ marker: '<live>', rows: () => ['live'] });
+  w.write('<live>\nfooter\n');
+  w.flush();
+  const url = 'https://example.org/' + 'a'.repeat(25); // 45 cells: three rows at 20 columns
+  assert.equal(w.print(['', url, 'after']), true);
+  const bytes = sent.slice(1).join('');
+  assert.ok(bytes.includes(url), JSON.stringify(bytes)); // never cut by a newline or a cursor move
+  // The frame that follows is drawn below the address's three rows (blank, three rows, "after", live, footer).
+  sent.length = 0;
+  w.write(erase(3) + '<live>\nfooter changed\n');
+  w.flush();
+  assert.equal(sent.join(''), '\x1b[A\x1b[7G changed'); // one row up from under the output: the footer's row
+});

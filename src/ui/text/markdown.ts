@@ -3,7 +3,7 @@ import { parseBlocks } from '../../core/markdown/blocks.js';
 import { codeRows } from './markdown-code.js';
 import { applyLinks, LinkTable, renderInline, styler } from './markdown-inline.js';
 import { renderTable } from './markdown-table.js';
-import { textWidth, wrapLine } from './width.js';
+import { textWidth, wrapLine as wrapWords } from './width.js';
 
 export { highlightCode } from './markdown-code.js';
 export { renderInline } from './markdown-inline.js';
@@ -22,10 +22,16 @@ export interface MarkdownOptions {
   colour?: boolean;
   /** Make links clickable with OSC 8 (only where the terminal is known to support it: see core/hyperlinks.ts). */
   hyperlinks?: boolean;
+  /**
+   * An address longer than the width keeps a row of its own, uncut, for the terminal to wrap (the
+   * printed transcript: copied or clicked it is whole). Without it, it is cut at the width.
+   */
+  wholeUrls?: boolean;
 }
 
-function renderBlocks(src: string, width: number, colour: boolean, links: LinkTable | undefined): string[] {
+function renderBlocks(src: string, width: number, colour: boolean, links: LinkTable | undefined, wholeUrls: boolean): string[] {
   const st = styler(colour);
+  const wrapLine = (line: string, w: number, indent = '') => wrapWords(line, w, indent, wholeUrls);
   const out: string[] = [];
   let lastBlank = true;
   for (const block of parseBlocks(src)) {
@@ -53,7 +59,7 @@ function renderBlocks(src: string, width: number, colour: boolean, links: LinkTa
         out.push(...renderTable(block.lines, width, colour, links));
         break;
       case 'quote': {
-        for (const l of renderBlocks(block.lines.join('\n'), width - 2, colour, links)) out.push(st('grey', '│ ') + st('italic', l));
+        for (const l of renderBlocks(block.lines.join('\n'), width - 2, colour, links, wholeUrls)) out.push(st('grey', '│ ') + st('italic', l));
         break;
       }
       case 'list': {
@@ -92,7 +98,7 @@ export function renderMarkdown(src: string, opts: MarkdownOptions): string {
   const colour = opts.colour !== false;
   // Links ride on SGR codes while the text is wrapped: none without colour.
   const links = opts.hyperlinks && colour ? new LinkTable() : undefined;
-  const lines = renderBlocks(src, Math.max(20, opts.width), colour, links);
+  const lines = renderBlocks(src, Math.max(20, opts.width), colour, links, opts.wholeUrls ?? false);
   return (links ? applyLinks(lines, links, linkOpen, LINK_CLOSE) : lines).join('\n');
 }
 
@@ -100,6 +106,6 @@ export function renderMarkdown(src: string, opts: MarkdownOptions): string {
 export function wrapPlain(text: string, width: number): string {
   return text
     .split('\n')
-    .map((l) => wrapLine(l, Math.max(20, width)).join('\n'))
+    .map((l) => wrapWords(l, Math.max(20, width)).join('\n'))
     .join('\n');
 }

@@ -165,13 +165,18 @@ const TOKENS = /\x1b\[[0-9;]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\s+|[^\s\x1b]+|
 const OSC8 = /^\x1b\]8;[^;]*;([^\x07\x1b]*)/;
 const OSC8_CLOSE = '\x1b]8;;\x1b\\';
 
+/** A web or mail address, as a word of text (a link's visible text when it is the address). */
+const URL_WORD = /^[(<\[]?(?:https?:\/\/|ftp:\/\/|mailto:|www\.)\S/i;
+
 /**
  * Word-wrap one line that may hold SGR colour codes (and OSC 8 links), to `width` cells. `indent`
  * is put in front of continuation lines (hanging indent for list items and quotes); no
  * continuation line starts with a space. Words longer than the width are cut between grapheme
  * clusters. Colours and a link open at a break are closed there and opened again after the indent.
+ * With `wholeUrls`, an address longer than the width is never cut: it gets a row of its own, wider
+ * than the width, for the terminal to wrap (copied or clicked, it is then whole).
  */
-export function wrapLine(line: string, width: number, indent = ''): string[] {
+export function wrapLine(line: string, width: number, indent = '', wholeUrls = false): string[] {
   width = Math.max(4, width);
   if (textWidth(line) <= width) return [line];
   const out: string[] = [];
@@ -206,6 +211,11 @@ export function wrapLine(line: string, width: number, indent = ''): string[] {
       continue;
     }
     if (curW + w > width && curW > indentW) push();
+    if (wholeUrls && w > width - indentW && URL_WORD.test(tok)) {
+      cur += tok;
+      curW += w;
+      continue;
+    }
     if (w > width - indentW) {
       for (const c of clusters(tok)) {
         const cw = textWidth(c);
