@@ -398,7 +398,11 @@ export class ChatController implements ChatCommandHost {
     this.notice(this.actions.newConversationLine());
   }
 
+  /** What `/think` last set in this screen (undefined: never used): a role change keeps it (see commands/role.ts). */
+  thinkingChoice: boolean | undefined;
+
   setThinking(on: boolean): void {
+    this.thinkingChoice = on;
     this.actions.setThinking(on);
     this.printed.patchHeader({ thinking: on });
     this.changed();

@@ -16,6 +16,8 @@ const header = (t: { controller: { snapshot(): { items: readonly unknown[] } } }
   const h = t.controller.snapshot().items[0] as { kind: string; thinking: boolean; role?: string };
   return `thinking ${h.thinking ? 'on' : 'off'}${h.role ? ` · role ${h.role}` : ''}`;
 };
+/** The footer: the screen's last line. */
+const footer = (t: { screen(): string }) => t.screen().trimEnd().split('\n').at(-1)!;
 const lastBody = () => double.chat.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }>; max_tokens: number; enable_thinking: boolean };
 
 test('/role lists the roles; /role soap puts it in the header and its prompt and settings in the next request', async () => {
@@ -68,4 +70,35 @@ test('/role lists at 60 and 100 columns: a description too long for its row wrap
     }
     cleanup();
   }
+});
+
+test('/think off, then /role ddx (a role that reasons): thinking stays off, and the line says the role would turn it on; /role off keeps it too', async () => {
+  const t = await renderChat(double.url, { settings: { thinking: true } });
+  await t.send('/think off');
+  await t.waitForText('thinking off: answers start sooner');
+  await t.send('/role ddx');
+  await t.waitForText('role ddx:');
+  assert.match(t.screen().replace(/\s+/g, ' '), /role ddx: .* · thinking off \(as you set it with \/think; the role would turn it on\) · max tokens/);
+  assert.match(footer(t), /· thinking off\b/, 'the footer agrees');
+  double.chat.enqueue({ content: ['1. Pulmonary embolism'] });
+  await t.send('pleuritic chest pain');
+  await t.idle();
+  assert.equal(lastBody().enable_thinking, false, 'the request does not reason');
+  assert.match(lastBody().messages[0]!.content, /differential/i, 'the role is in use');
+
+  await t.send('/role off');
+  await t.waitForText('role ddx off');
+  assert.match(footer(t), /· thinking off\b/);
+  // The other way round: /think on survives a role that does not reason, and leaving a role.
+  await t.send('/think on');
+  await t.waitForText('thinking on: answers start with reasoning');
+  await t.send('/role soap');
+  await t.waitForText('role soap:');
+  assert.match(t.screen().replace(/\s+/g, ' '), /role soap: .* · thinking on \(as you set it with \/think; the role would turn it off\)/);
+  await t.send('/think off');
+  await t.waitForText('thinking off: answers start sooner');
+  await t.send('/role off');
+  await t.waitForText('role soap off');
+  assert.match(t.screen().replace(/\s+/g, ' '), /role soap off: .*; thinking stays off, as you set it with \/think/);
+  assert.match(footer(t), /· thinking off\b/);
 });

@@ -15,6 +15,8 @@ export interface ChatCommandHost {
   readonly commands: readonly SlashCommand[];
   /** The role in use (`-r`, `/role`); its `base` is what `/role off` restores. */
   readonly role: ActiveRole | undefined;
+  /** What `/think` last set in this screen (undefined: never used); a role change keeps it. */
+  readonly thinkingChoice: boolean | undefined;
   /** What the screen shows now (its width, for /help). */
   snapshot(): ChatSnapshot;
   /** Print a line in the transcript (after the streaming answer, if one streams). */
