@@ -19,6 +19,11 @@ export interface Turn {
   /** Milliseconds from sending to the first answer token, and the whole answer. */
   firstTokenMs?: number;
   reasoningMs?: number;
+  /**
+   * The reasoning's length in tokens as the service streamed it (one per streamed piece): what
+   * the folded line showed live, so a resumed turn shows the same number.
+   */
+  reasoningTokens?: number;
   durationMs?: number;
   usage?: Usage;
   error?: string;

@@ -49,7 +49,8 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
     const next = turns[i + 1]?.startedAt ?? Number.POSITIVE_INFINITY;
     const end = t.startedAt + (t.durationMs ?? 0);
     while (pending.length && pending[0]!.at < Math.min(end, next)) out.push({ kind: 'notice', text: describeCompaction(pending.shift()!), tone: 'info' });
-    if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: countText(t.reasoning) });
+    // The count the fold line showed live (saved with the turn); a turn saved before it was kept is counted here.
+    if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: t.reasoningTokens ?? countText(t.reasoning) });
     const answer = (t.privacy?.shown ?? t.answer).replace(/\s+$/, '');
     if (answer) out.push({ kind: 'answer', text: sanitizeForTerminal(answer) });
     out.push({ kind: 'status', status: t.status, ...(t.error && t.status !== 'interrupted' ? { error: sanitizeForTerminal(t.error) } : {}), stats: stats(t) });

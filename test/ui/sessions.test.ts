@@ -78,6 +78,25 @@ test('resuming (-c) shows the earlier turns; an answer cut off by a killed run s
   assert.equal(d.store.load('20261122-101500-ab12').turns.length, 3, 'saved into the same session');
 });
 
+test('an answer\'s reasoning shows one token count: the folded line shows the same number live and resumed', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, { ...saving(d), settings: { history: true, thinking: true } });
+  // Three streamed pieces of several words each: the service's count (one a piece) and a tokenizer's differ.
+  double.chat.enqueue({ reasoning: ['Chest pain on exertion that settles with rest ', 'suggests stable angina; ', 'exclude an acute coronary syndrome first.'], content: ['Rest, and see a doctor today.'] });
+  await t.send('chest pain on the stairs');
+  await t.idle();
+  const live = /▸ Thought for [\d.]+s · (\d+) tokens?/.exec(t.screen());
+  assert.ok(live, t.screen());
+  assert.equal(live[1], '3', 'one token a streamed piece, as the footer counted them');
+  const id = t.controller.session.id;
+  cleanup();
+  const r = await renderChat(double.url, { ...saving(d), settings: { history: true, thinking: true }, resume: id });
+  await r.waitForText(`resumed session ${id}`);
+  const resumed = /▸ Thought for [\d.]+s · (\d+) tokens?/.exec(r.screen());
+  assert.equal(resumed?.[1], live[1], `the resumed turn shows the count shown live\n${r.screen()}`);
+  assert.equal(d.store.load(id).turns[0]!.reasoningTokens, 3, 'saved with the turn');
+});
+
 test('/sessions lists recent sessions; /resume <id> switches and reprints the transcript cleanly; /new starts another', async () => {
   const d = dataDir();
   const t = await renderChat(double.url, saving(d));

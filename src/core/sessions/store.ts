@@ -332,6 +332,7 @@ export function normaliseSession(raw: unknown, file: string, id: string): Sessio
     if (!STATUSES.has(turn.status)) turn.status = 'interrupted';
     if (turn.status === 'pending' || turn.status === 'streaming') turn.status = 'interrupted';
     turn.startedAt = typeof turn.startedAt === 'number' ? turn.startedAt : 0;
+    if (turn.reasoningTokens !== undefined && !(Number.isInteger(turn.reasoningTokens) && turn.reasoningTokens >= 0)) delete turn.reasoningTokens;
     return turn;
   });
   const ctx = (d.context && typeof d.context === 'object' ? d.context : {}) as Partial<ContextState>;

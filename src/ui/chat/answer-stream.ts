@@ -85,6 +85,8 @@ export class AnswerRunner {
         this.live = live;
         // The session saves the turn as it streams: with the reasoning's own length, not the wait before it.
         if (live.reasoningMs !== undefined) turn.reasoningMs = live.reasoningMs;
+        // …and the reasoning's token count the fold line shows, so a resumed turn shows the same one.
+        if (live.reasoningTokens) turn.reasoningTokens = live.reasoningTokens;
         this.hooks.step(print, change);
       },
       this.now,
