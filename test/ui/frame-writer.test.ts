@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { diffFrames, diffLines, parseFrame } from '../../src/ui/frame-diff.js';
 import { FrameWriter } from '../../src/ui/frame-writer.js';
+import { inkErase } from '../support/ink-frames.js';
 
-const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
+const erase = inkErase;
 
 test('a growing line is sent as just its new end; unchanged lines are skipped', () => {
   const out = diffLines(['answer so', 'footer', ''], ['answer so far', 'footer', ''], 80);

@@ -8,10 +8,11 @@ import { layoutDraft } from '../../src/ui/text/draft-layout.js';
 import * as ed from '../../src/ui/text/editor.js';
 import { stripAnsi, textWidth } from '../../src/ui/text/width.js';
 import { VirtualTerminal } from '../support/vt.js';
+import { inkErase } from '../support/ink-frames.js';
 
 afterEach(() => cleanup());
 
-const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
+const erase = inkErase;
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
 test('the draft is cut into rows by cells, wide characters whole; the caret row and column are where the text is', () => {

@@ -4,8 +4,9 @@ import { widenErase } from '../../src/ui/frame-diff.js';
 import { FrameWriter } from '../../src/ui/frame-writer.js';
 import { answerRows, thinkingRows, WrappedText } from '../../src/ui/text/live-rows.js';
 import { VirtualTerminal } from '../support/vt.js';
+import { inkErase } from '../support/ink-frames.js';
 
-const erase = (n: number) => '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G';
+const erase = inkErase;
 
 /** A text with everything that moves row breaks: long words, blank lines, tabs, wide characters. */
 function sampleText(seed: number): string {

@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import { FrameWriter, type LiveRowsSource } from '../../src/ui/frame-writer.js';
 import { eraseNarrowed, rowsAfterNarrowing, terminalReflows } from '../../src/ui/reflow.js';
 import { TestTerminal } from '../support/xterm-term.js';
+import { inkErase } from '../support/ink-frames.js';
 
 // Narrowing the window: the terminal re-wraps the live region's lines onto more rows than Ink
 // wrote, so Ink's erase-by-count left the top of the old region on screen (a stale block). Here
 // the frames Ink writes go through the frame writer into xterm.js, which re-wraps as most
 // terminals do, and what the user can scroll back through is checked line by line.
 
-const eraseLines = (n: number) => (n > 0 ? '\x1b[2K\x1b[1A'.repeat(n - 1) + '\x1b[2K\x1b[G' : '');
+const eraseLines = inkErase;
 
 /** The live region as Ink draws it `w` columns wide: a thinking block, the input box, the footer. */
 function live(w: number, tag: string, marker?: string): string[] {
