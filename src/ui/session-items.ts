@@ -2,6 +2,7 @@ import type { Compaction } from '../core/context.js';
 import { hostOf } from '../core/network-errors.js';
 import type { Settings } from '../core/settings.js';
 import { describeCompaction } from '../core/context.js';
+import { closeCutMarkup } from '../core/markdown/cut-off.js';
 import type { Turn } from '../core/conversation.js';
 import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
@@ -51,7 +52,9 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
     while (pending.length && pending[0]!.at < Math.min(end, next)) out.push({ kind: 'notice', text: describeCompaction(pending.shift()!), tone: 'info' });
     // The count the fold line showed live (saved with the turn); a turn saved before it was kept is counted here.
     if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: t.reasoningTokens ?? countText(t.reasoning) });
-    const answer = (t.privacy?.shown ?? t.answer).replace(/\s+$/, '');
+    const shown = t.privacy?.shown ?? t.answer;
+    // Cut short (interrupted, incomplete, failed): its last paragraph shown as the live screen showed it.
+    const answer = t.status === 'complete' ? shown.replace(/\s+$/, '') : closeCutMarkup(shown);
     if (answer) out.push({ kind: 'answer', text: sanitizeForTerminal(answer) });
     out.push({ kind: 'status', status: t.status, ...(t.error && t.status !== 'interrupted' ? { error: sanitizeForTerminal(t.error) } : {}), stats: stats(t) });
   });

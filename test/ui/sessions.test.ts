@@ -97,6 +97,26 @@ test('an answer\'s reasoning shows one token count: the folded line shows the sa
   assert.equal(d.store.load(id).turns[0]!.reasoningTokens, 3, 'saved with the turn');
 });
 
+test('a resumed answer that was cut off mid-markup shows formatted, as it did live: no raw ** left', async () => {
+  const d = dataDir();
+  d.store.save({
+    format: 'medchat-session',
+    version: 1,
+    id: '20261122-101500-cd34',
+    title: 'chest pain',
+    createdAt: '2026-11-22T10:15:00.000Z',
+    updatedAt: '2026-11-22T10:16:00.000Z',
+    model: 'medical-large-latest',
+    turns: [{ id: 't1', user: 'chest pain', answer: 'Give **aspirin 300 mg and call', reasoning: '', status: 'interrupted', startedAt: 1 }],
+    context: { startTurn: 0, ratio: 1, samples: 0, compactions: [] },
+  });
+  const t = await renderChat(double.url, { ...saving(d), resume: 'latest' });
+  await t.waitForText('■ interrupted');
+  assert.match(t.screen(), /Give aspirin 300 mg and call/);
+  assert.doesNotMatch(t.screen(), /\*\*/);
+  assert.equal(d.store.load('20261122-101500-cd34').turns[0]!.answer, 'Give **aspirin 300 mg and call', 'the saved answer stays as it came');
+});
+
 test('/sessions lists recent sessions; /resume <id> switches and reprints the transcript cleanly; /new starts another', async () => {
   const d = dataDir();
   const t = await renderChat(double.url, saving(d));

@@ -1,6 +1,7 @@
 import type { Usage } from '../../core/chat-events.js';
 import type { TurnStatus } from '../../core/conversation.js';
 import type { MedchatError } from '../../core/errors.js';
+import { closeCutMarkup } from '../../core/markdown/cut-off.js';
 import { sanitizeForTerminal } from '../../core/sanitize.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import { lastSafeSplit } from '../text/split.js';
@@ -108,7 +109,8 @@ export interface FinishedTurn {
 export function finishLive(live: LiveTurn, outcome: TurnOutcome, now: number): FinishedTurn {
   const print: NewItem[] = [];
   const done = foldReasoning(live, now, print);
-  const tail = done.answerTail.replace(/\s+$/, '');
+  // An answer cut short ends mid-paragraph, maybe inside `**`: shown like a finished paragraph (the turn keeps the text as it came).
+  const tail = outcome.status === 'complete' ? done.answerTail.replace(/\s+$/, '') : closeCutMarkup(done.answerTail);
   if (tail) print.push({ kind: 'answer', text: tail });
   const times = timesOf(done, now);
   print.push({ kind: 'status', status: outcome.status, ...(outcome.error ? { error: sanitizeForTerminal(outcome.error) } : {}), stats: statsText(times) });
