@@ -20,7 +20,7 @@ import { PrivacyGate, type GateHost } from './chat/privacy-gate.js';
 import type { KeyInfo, WarnDecision } from '../core/privacy/warn-prompt.js';
 import { SessionActions } from './chat/session-actions.js';
 import { PromptHistory } from './prompt-history.js';
-import { openingItems } from './session-items.js';
+import { continueLine, openingItems } from './session-items.js';
 import { COMMANDS } from './commands/index.js';
 import { tooLong, type TooLong } from './too-long.js';
 import type { ChatCommandHost, SlashCommand } from './commands/types.js';
@@ -56,6 +56,8 @@ export class ChatController implements ChatCommandHost {
   private last: LastStats | undefined;
   private pendingRefresh = false;
   private exitRequested = false;
+  /** The session a question was last sent in: the one `medchat -c` continues after exit. */
+  private saidIn: ChatSession | undefined;
   private listeners = new Set<(change: Change) => void>();
   private snap: ChatSnapshot | undefined;
   /** The input box takes back a question that was not sent (set by the screen); false when it is busy. */
@@ -184,6 +186,15 @@ export class ChatController implements ChatCommandHost {
   private async runJob(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     if (this.busy) return this.notice('wait for the current answer or job to finish (Esc stops it)', 'warn');
     await this.jobs.run(label, work);
+  }
+
+  /**
+   * The line to print once the screen has closed: how to continue the conversation (`medchat -c`).
+   * None when nothing was asked, in incognito or with history off, or when saving failed.
+   */
+  exitLine(): string | undefined {
+    const s = this.saidIn;
+    return s && s.persistent && !s.saveError && s.conversation.turns.length > 0 ? continueLine(s.id) : undefined;
   }
 
   /** On exit: stop what runs, wait (briefly) for the last save, flush the session. */
@@ -355,6 +366,7 @@ export class ChatController implements ChatCommandHost {
     this.meter.invalidate();
     if (!shown) this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
     const session = this.session;
+    this.saidIn = session;
     this.answers.start(session, turn, d ? (events) => this.privacy.restore(events, turn, () => session.saveNow()) : undefined);
     this.changed();
   }

@@ -135,6 +135,9 @@ export async function runInteractive(settings: Settings, opts: InteractiveOption
     await controller.close();
     writer.settle();
     held.write(DISABLE_BRACKETED_PASTE);
+    // Left on purpose (not by a signal): one line saying how to come back to what was said.
+    const said = code === 0 ? controller.exitLine() : undefined;
+    if (said) held.write(`${said}\n`);
     await new Promise<void>((r) => queueMicrotask(r));
   }
   return code;

@@ -62,6 +62,11 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
   return out;
 }
 
+/** How to come back to a saved conversation: said by /help, and printed on leaving the chat screen. */
+export function continueLine(id: string): string {
+  return `Saved as session ${id}; continue it later with: medchat -c`;
+}
+
 /** The line that says which session is open, after a resume. */
 export function resumedLine(s: ChatSession): string {
   const n = s.conversation.turns.length;

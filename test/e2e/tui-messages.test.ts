@@ -31,3 +31,43 @@ test('Esc while an answer streams: its unfinished paragraph is formatted like a 
   assert.match(s, /• pain that is worse on exertion/, `the cut item too\n${s}`);
   assert.doesNotMatch(s, /\*\*|`/, `no raw Markdown markers left\n${s}`);
 });
+
+test('leaving after a saved conversation prints one line saying how to continue it; not in incognito, not when nothing was asked', { skip }, async () => {
+  const saved = pane();
+  await saved.ready();
+  fixture.double.chat.enqueue({ content: ['Rest and fluids.'] });
+  await saved.send('sore throat');
+  await saved.waitForText('Rest and fluids.');
+  saved.press('C-d');
+  const end = await saved.exited();
+  assert.equal(end.code, 0);
+  const lines = saved.all();
+  const exited = lines.findIndex((l) => l.startsWith('medchat exited'));
+  assert.match(lines[exited - 1]!, /^Saved as session \d{8}-\d{6}-[0-9a-f]{4}; continue it later with: medchat -c$/, `the last line before the shell's\n${lines.join('\n')}`);
+  assert.equal(lines.filter((l) => l.includes('continue it later')).length, 1, 'said once');
+
+  for (const [args, why] of [[['--incognito'], 'incognito'], [[], 'nothing asked']] as const) {
+    const p = new TmuxPane([...args], { MEDCHAT_BASE_URL: fixture.double.url, MEDCHAT_API_KEY: TEST_KEY }, { width: 100, height: 40 });
+    fixture.panes.push(p);
+    await p.ready();
+    if (args.length) {
+      fixture.double.chat.enqueue({ content: ['Rest and fluids.'] });
+      await p.send('sore throat');
+      await p.waitForText('Rest and fluids.');
+    }
+    p.press('C-d');
+    assert.equal((await p.exited()).code, 0);
+    assert.doesNotMatch(p.all().join('\n'), /continue it later|Saved as session/, why);
+  }
+});
+
+test('a refused key in the chat screen: the advice names MEDCHAT_API_KEY, where the key came from', { skip }, async () => {
+  fixture.double.chat.enqueue({ status: 401, body: JSON.stringify({ error: { message: 'Invalid API key' } }) });
+  const p = pane();
+  await p.ready();
+  await p.send('hello');
+  await p.waitForText('refused the API key');
+  const s = p.screen().replace(/\s+/g, ' ');
+  assert.match(s, /the service refused the API key \(401\): Invalid API key; this key came from MEDCHAT_API_KEY: set it to a valid one/);
+  assert.doesNotMatch(s, /config set api-key/);
+});

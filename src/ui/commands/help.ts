@@ -1,3 +1,4 @@
+import { continueLine } from '../session-items.js';
 import { keyHelpRows, PASTE_HELP } from '../text/key-help.js';
 import { textWidth, wrapLine } from '../text/width.js';
 import type { SlashCommand } from './types.js';
@@ -8,7 +9,7 @@ export const help: SlashCommand = {
   help: 'list commands and keys',
   run(chat) {
     const saved = chat.session.persistent
-      ? `Saved as session ${chat.session.id}; continue it later with: medchat -c`
+      ? continueLine(chat.session.id)
       : 'This conversation is not saved (incognito or history off).';
     chat.notice(helpText(chat.commands, chat.snapshot().columns, saved));
   },
