@@ -8,6 +8,7 @@ import { JobLine } from './JobLine.js';
 import type { LiveDrawing } from './live-drawing.js';
 import { LiveTurnView } from './LiveTurn.js';
 import { PendingLines, pendingRows } from './PendingLines.js';
+import { PrivacyPrompt } from './PrivacyPrompt.js';
 import { Transcript } from './Transcript.js';
 import { TurnSecondsProvider } from './turn-seconds.js';
 import * as ed from './text/editor.js';
@@ -78,9 +79,11 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
     (key: Key) => {
       if (overlay?.handleKey(key)) return;
       // The privacy line under a question waits for a choice: Enter send anyway, r redact, e/Esc/Ctrl+C edit.
+      // Other text, and a paste, is not typed: the box in place of the input box says so.
       if (controller.privacyAsking) {
         const info = { return: key.name === 'enter', escape: key.name === 'escape', ctrl: key.name === 'ctrl-c' };
-        controller.privacyKey(key.name === 'text' ? key.text : key.name === 'ctrl-c' ? 'c' : '', info);
+        if (key.name === 'paste') controller.privacyKey(key.text, {}, true);
+        else controller.privacyKey(key.name === 'text' ? key.text : key.name === 'ctrl-c' ? 'c' : '', info);
         return;
       }
       const e = editorRef.current;
@@ -216,7 +219,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
         {snap.job ? <JobLine job={snap.job} /> : null}
         {snap.pending ? <PendingLines pending={snap.pending} /> : null}
         <Box marginTop={1} flexDirection="column">
-          <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />
+          {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />}
           <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
         </Box>
       </Box>

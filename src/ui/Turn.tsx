@@ -3,6 +3,7 @@ import type { StaticItem } from './chat-controller.js';
 import { Markdown } from './Markdown.js';
 import { ReasoningFold } from './Reasoning.js';
 import { wrapText } from './text/width.js';
+import { wrapAtSeparators } from './text/wrap-pieces.js';
 import { DISCLAIMER } from './transcript-text.js';
 
 /** One printed item of the transcript, printed once (the transcript viewer shows it again, reasoning and all: transcript-text.ts). */
@@ -45,7 +46,7 @@ export function TranscriptItem({ item, width }: { item: StaticItem; width: numbe
       return (
         <Box marginTop={1}>
           <Text color={item.tone === 'error' ? 'red' : item.tone === 'warn' ? 'yellow' : undefined} dimColor={item.tone === 'info'}>
-            {wrapText(item.text, width)}
+            {item.breakAt ? wrapAtSeparators(item.text, item.breakAt, width, { indent: '  ', keepSeparator: true }).join('\n') : wrapText(item.text, width)}
           </Text>
         </Box>
       );

@@ -248,6 +248,7 @@ export class ChatController implements ChatCommandHost {
       job: this.jobs.state,
       pending: this.after.view(),
       demo: Boolean(this.opts.demo),
+      privacy: this.privacy.view,
     };
     return this.snap;
   }
@@ -267,9 +268,12 @@ export class ChatController implements ChatCommandHost {
     this.printed.push(...items);
   }
 
-  /** Print a line. While an answer streams it is held, and printed after the answer (never inside it). */
-  notice(text: string, tone: 'info' | 'warn' | 'error' = 'info'): void {
-    const item: NewItem = { kind: 'notice', text: sanitizeForTerminal(text), tone };
+  /**
+   * Print a line. While an answer streams it is held, and printed after the answer (never inside
+   * it). `breakAt`: a long line is cut only where this separator stands.
+   */
+  notice(text: string, tone: 'info' | 'warn' | 'error' = 'info', breakAt?: string): void {
+    const item: NewItem = { kind: 'notice', text: sanitizeForTerminal(text), tone, ...(breakAt ? { breakAt } : {}) };
     if (this.live) this.after.hold(item);
     else this.push(item);
     this.changed();
@@ -344,7 +348,7 @@ export class ChatController implements ChatCommandHost {
   /** What the privacy gate does on the screen (see privacy-gate.ts). */
   private readonly privacyHost: GateHost = {
     show: (typed) => this.push({ kind: 'user', text: sanitizeForTerminal(typed) }),
-    notice: (text, tone) => this.notice(text, tone),
+    notice: (text, tone, breakAt) => this.notice(text, tone, breakAt),
     send: (typed, d, shown) => this.send(typed, d, shown),
     giveBack: (text) => this.returnDraft?.(text) ?? false,
     changed: () => this.changed(),
@@ -354,9 +358,12 @@ export class ChatController implements ChatCommandHost {
     return this.privacy.asking;
   }
 
-  /** A key while the privacy line asks (Enter send anyway, r redact, e/Esc/Ctrl+C edit); false when not asking. */
-  privacyKey(input: string, info: KeyInfo): boolean {
-    return this.privacy.key(input, info, this.privacyHost);
+  /**
+   * A key while the privacy line asks (Enter send anyway, r redact, e/Esc/Ctrl+C edit); false when
+   * not asking. Other text (and a paste) is no choice: the input box says it was not typed.
+   */
+  privacyKey(input: string, info: KeyInfo, pasted = false): boolean {
+    return this.privacy.key(input, info, this.privacyHost, pasted);
   }
 
   /** Send a question: `typed` is shown; what goes on the wire is the guard's text when it had a say. */

@@ -42,6 +42,26 @@ test('warn: a question with identifiers waits for a choice; nothing is sent unti
   assert.equal(lastSent(), QUESTION);
 });
 
+test('warn: what is typed or pasted while it asks is not typed, and the box says so, naming it; s and a paste holding r are no choice', async () => {
+  const t = await renderChat(double.url, { privacy: { mode: 'warn' } });
+  const before = double.chat.requests.length;
+  await t.send(QUESTION);
+  await t.waitForText('choose: Enter send anyway · r redact · e edit');
+  t.type('x');
+  await t.waitForText('"x" not typed: the box is waiting for your choice');
+  t.press('\x1b[200~so redo it\x1b[201~');
+  await t.waitForText('"xso redo it" not typed');
+  t.type('s'); // once a hidden "send anyway": a word typed ahead must not send the identifiers
+  await t.waitForText('"xso redo its" not typed');
+  await settle();
+  assert.equal(double.chat.requests.length, before, 'nothing sent: no letter but r or e is a choice, and a paste never is');
+  t.press('\r');
+  await t.waitForText('sent as typed');
+  await t.idle();
+  assert.equal(lastSent(), QUESTION);
+  assert.doesNotMatch(t.screen(), /not typed/, 'the note goes with the question');
+});
+
 test('warn, then r: the question goes out redacted and the answer comes back with the values in ⟦ ⟧', async () => {
   const t = await renderChat(double.url, { privacy: { mode: 'warn' } });
   await t.send(QUESTION);

@@ -4,14 +4,17 @@ import type { GuardedQuestion } from './session-privacy.js';
 
 /**
  * The chat screen's choice when `privacy` is warn and a question holds identifiers: nothing is
- * sent until the user picks. A line under the question says what was found and the keys:
+ * sent until the user picks. A line under the question says what was found, and the input box
+ * the keys:
  *
- *   ⚠ found 2 names, 1 date · Enter send anyway · r redact · e edit
+ *   ⚠ found 2 names, 1 date
+ *   choose: Enter send anyway · r redact · e edit
  *
- * Enter (or s) sends the question as typed; r sends it with placeholders (the answer shown with
- * the values back); e, Esc or Ctrl+C puts it back in the input box to edit. Any other key changes
- * nothing. In redact mode questions go out redacted without asking; in off mode as typed; in warn
- * mode with nothing found, as typed. Plain TS: the screen shows `line` and passes keys in.
+ * Enter sends the question as typed; r sends it with placeholders (the answer shown with the
+ * values back); e, Esc or Ctrl+C puts it back in the input box to edit. Any other key changes
+ * nothing: no other letter sends, so a word typed ahead ("so…") can never send the identifiers.
+ * In redact mode questions go out redacted without asking; in off mode as typed; in warn mode
+ * with nothing found, as typed. Plain TS: the screen shows `found` and `choices` and passes keys in.
  */
 export interface OutgoingChecker {
   outgoing(typed: string, mode?: PrivacyMode): GuardedQuestion;
@@ -21,8 +24,8 @@ export interface OutgoingChecker {
 export type WarnDecision =
   /** Send `text` (what goes on the wire; `question.typed` is what the user typed). */
   | { do: 'send'; text: string; question: GuardedQuestion; redacted: boolean }
-  /** Show `line` under the question and wait for a key. */
-  | { do: 'ask'; line: string }
+  /** Show `found` under the question (its counts separated by `, `) and `choices` where the user types, and wait for a key. */
+  | { do: 'ask'; found: string; choices: string }
   /** Put `text` back in the input box. */
   | { do: 'edit'; text: string }
   /** Not a choice (or nothing is being asked): nothing happens. */
@@ -33,6 +36,9 @@ export interface KeyInfo {
   escape?: boolean;
   ctrl?: boolean;
 }
+
+/** The keys of the warn prompt, as the screen shows them. */
+export const WARN_CHOICES = 'Enter send anyway · r redact · e edit';
 
 export class WarnPrompt {
   private pending: GuardedQuestion | undefined;
@@ -55,14 +61,14 @@ export class WarnPrompt {
     const q = this.checker.outgoing(typed, 'warn');
     if (!q.findings.length) return { do: 'send', text: typed, question: q, redacted: false };
     this.pending = q;
-    return { do: 'ask', line: `⚠ found ${describeCounts(q.counts)} · Enter send anyway · r redact · e edit` };
+    return { do: 'ask', found: `⚠ found ${describeCounts(q.counts)}`, choices: WARN_CHOICES };
   }
 
   /** A key while asking. */
   key(input: string, info: KeyInfo = {}): WarnDecision {
     const q = this.pending;
     if (!q) return { do: 'wait' };
-    if (info.return || (!info.ctrl && (input === 's' || input === 'S'))) {
+    if (info.return) {
       this.pending = undefined;
       return { do: 'send', text: q.typed, question: q, redacted: false };
     }

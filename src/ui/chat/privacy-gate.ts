@@ -1,13 +1,16 @@
 import type { Turn } from '../../core/conversation.js';
 import type { PrivacyChoice, SessionPrivacy } from '../../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
+import { sanitizeForTerminal } from '../../core/sanitize.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
+import type { PrivacyAskView } from './screen-state.js';
 
 /** What the gate needs of the chat screen. */
 export interface GateHost {
   /** Print the question as typed (it waits under its privacy line). */
   show(typed: string): void;
-  notice(text: string, tone?: 'info' | 'warn' | 'error'): void;
+  /** `breakAt`: where a long line may be cut (between the counts of what was found, never inside one). */
+  notice(text: string, tone?: 'info' | 'warn' | 'error', breakAt?: string): void;
   /** Send: `typed` is what the user sees; `decision.text` what goes on the wire; `shown` when the question is printed already. */
   send(typed: string, decision: Extract<WarnDecision, { do: 'send' }>, shown: boolean): void;
   /** Put the text back in the input box; false when the box was not empty. */
@@ -27,6 +30,10 @@ export class PrivacyGate {
   private privacy: SessionPrivacy | undefined;
   private prompt: WarnPrompt | undefined;
   private loading: Promise<void> | undefined;
+  /** While asking: the keys, for the input box. */
+  private choices: string | undefined;
+  /** While asking: what was typed that is no choice (shown, so it is not lost without a word). */
+  private notTyped = '';
 
   constructor(
     private readonly choice: PrivacyChoice | undefined,
@@ -57,23 +64,44 @@ export class PrivacyGate {
     );
   }
 
-  /** A key while asking; false when nothing is being asked. */
-  key(input: string, info: KeyInfo, host: GateHost): boolean {
+  /**
+   * A key while asking; false when nothing is being asked. Text that is no choice (and anything
+   * `pasted`, which is never a choice) is not typed into the box: the box says so, naming it.
+   */
+  key(input: string, info: KeyInfo, host: GateHost, pasted = false): boolean {
     if (!this.prompt?.asking) return false;
-    this.decide(this.prompt.key(input, info), '', true, host);
+    const d: WarnDecision = pasted ? { do: 'wait' } : this.prompt.key(input, info);
+    if (d.do !== 'wait') {
+      this.choices = undefined;
+      this.notTyped = '';
+      this.decide(d, '', true, host);
+    } else if (input && !info.ctrl) {
+      this.notTyped += input;
+      host.changed();
+    }
     return true;
+  }
+
+  /** What the input box shows while a question waits for the user's choice; undefined otherwise. */
+  get view(): PrivacyAskView | undefined {
+    if (!this.asking || !this.choices) return undefined;
+    const typed = sanitizeForTerminal(this.notTyped.replace(/\s+/g, ' '));
+    const shown = [...typed].length > 24 ? `…${[...typed].slice(-23).join('')}` : typed;
+    return { choices: this.choices, ...(shown.trim() ? { notTyped: shown } : {}) };
   }
 
   private decide(d: WarnDecision, typed: string, shown: boolean, host: GateHost): void {
     switch (d.do) {
       case 'send':
-        if (d.redacted && d.question.line) host.notice(d.question.line);
+        if (d.redacted && d.question.line) host.notice(d.question.line, 'info', ', ');
         else if (shown) host.notice('sent as typed');
         host.send(d.question.typed, d, shown);
         return;
       case 'ask':
+        this.choices = d.choices;
+        this.notTyped = '';
         host.show(typed);
-        host.notice(d.line, 'warn');
+        host.notice(d.found, 'warn', ', ');
         return;
       case 'edit':
         host.notice('not sent: your question is back in the box', 'warn');

@@ -19,8 +19,11 @@ export type StaticItem =
   | { id: string; kind: 'reasoning'; text: string; ms: number; tokens: number }
   | { id: string; kind: 'answer'; text: string }
   | { id: string; kind: 'status'; status: TurnStatus; error?: string; stats?: string }
-  /** `plain`: medchat's own output printed as is (a picture preview in coloured blocks). */
-  | { id: string; kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' | 'plain' };
+  /**
+   * `plain`: medchat's own output printed as is (a picture preview in coloured blocks). `breakAt`:
+   * a long line is cut only where this separator stands (what the privacy guard found, by count).
+   */
+  | { id: string; kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' | 'plain'; breakAt?: string };
 
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
 export type NewItem = DistributiveOmit<StaticItem, 'id'>;
@@ -88,6 +91,16 @@ export interface ChatSnapshot {
   /** What waits for the streaming answer to end: the questions and commands queued behind it. */
   pending?: PendingView;
   demo: boolean;
+  /** A question waits for the privacy guard's choice: the input box shows the keys instead of a draft. */
+  privacy?: PrivacyAskView;
+}
+
+/** What the input box shows while a question waits for the privacy guard's choice. */
+export interface PrivacyAskView {
+  /** The keys: `Enter send anyway · r redact · e edit`. */
+  choices: string;
+  /** What was typed meanwhile that is no choice (the end of it, when long): not typed, and the box says so. */
+  notTyped?: string;
 }
 
 /** What the screen shows of what waits for the streaming answer to end (see after-answer.ts). */
