@@ -1,4 +1,4 @@
-import { Box, useApp, useStdin } from 'ink';
+import { Box, Text, useApp, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatController } from './chat-controller.js';
 import { commandMenu, cycle, menuHeight, menuStart, moveSelection, type MenuState } from './commands/menu.js';
@@ -32,7 +32,8 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
   const [editor, setEditor] = useState(ed.emptyEditor);
   const [menuState, setMenuState] = useState(menuStart);
-  const [message, setMessage] = useState<string | undefined>();
+  /** A short-lived line under the footer ("press Ctrl+C again to exit"): a row of its own, never cut off. */
+  const [message, setMessage] = useState<{ text: string; ms: number } | undefined>();
   const lastCtrlC = useRef(0);
   const decoder = useRef(new KeyDecoder());
   const editorRef = useRef(editor);
@@ -71,7 +72,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
 
   useEffect(() => {
     if (!message) return;
-    const t = setTimeout(() => setMessage(undefined), EXIT_WINDOW_MS);
+    const t = setTimeout(() => setMessage(undefined), message.ms);
     return () => clearTimeout(t);
   }, [message]);
 
@@ -166,7 +167,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
           const now = Date.now();
           if (now - lastCtrlC.current < EXIT_WINDOW_MS) return controller.requestExit();
           lastCtrlC.current = now;
-          setMessage('press Ctrl+C again to exit');
+          setMessage({ text: 'press Ctrl+C again to exit', ms: EXIT_WINDOW_MS });
           return;
         }
         case 'ctrl-d':
@@ -206,7 +207,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   // The same object while the draft is unchanged, so the memoised Input is skipped on streaming frames.
   const menu = useMemo(() => commandMenu(controller.commands, editor.text, menuState), [controller, editor.text, menuState]);
   const inputRows = Math.min(editor.text.split('\n').length, 8) + 2 + menuHeight(menu);
-  const maxLiveRows = Math.max(3, snap.rows - inputRows - 4 - pendingRows(snap.pending));
+  const maxLiveRows = Math.max(3, snap.rows - inputRows - 4 - pendingRows(snap.pending, width) - (message ? 1 : 0));
   const busy = snap.live !== undefined || snap.job !== undefined;
   const liveTurn = useCallback(() => controller.liveTurn(), [controller]);
   const printed = useMemo(() => (drawing ? drawing.forStatic(snap.items) : snap.items), [drawing, snap.items]);
@@ -217,10 +218,17 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
         <Transcript items={printed} width={width} />
         {snap.live ? <LiveTurnView live={snap.live} width={width} maxRows={maxLiveRows} rows={drawing?.rows} /> : null}
         {snap.job ? <JobLine job={snap.job} /> : null}
-        {snap.pending ? <PendingLines pending={snap.pending} /> : null}
+        {snap.pending ? <PendingLines pending={snap.pending} width={width} /> : null}
         <Box marginTop={1} flexDirection="column">
           {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />}
-          <Footer meter={snap.meter} last={snap.last} busy={busy} message={message} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
+          <Footer meter={snap.meter} last={snap.last} busy={busy} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
+          {message ? (
+            <Box paddingX={1}>
+              <Text color="yellow" wrap="truncate-end">
+                {message.text}
+              </Text>
+            </Box>
+          ) : null}
         </Box>
       </Box>
     </TurnSecondsProvider>

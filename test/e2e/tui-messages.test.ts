@@ -71,3 +71,30 @@ test('a refused key in the chat screen: the advice names MEDCHAT_API_KEY, where 
   assert.match(s, /the service refused the API key \(401\): Invalid API key; this key came from MEDCHAT_API_KEY: set it to a valid one/);
   assert.doesNotMatch(s, /config set api-key/);
 });
+
+for (const width of [60, 100]) {
+  test(`at ${width} columns, "press Ctrl+C again to exit" and the queued line are shown whole, beside long footer figures`, { skip }, async () => {
+    const p = pane(width);
+    await p.ready();
+    // Big figures make the footer as long as it gets.
+    fixture.double.chat.enqueue({ content: ['Fine.'], usage: { prompt_tokens: 123_456, completion_tokens: 65_432 } });
+    await p.send('first question');
+    await p.waitForText('Fine.');
+    await p.waitForText('65432 out');
+    p.press('C-c');
+    await p.waitForText('press Ctrl+C again to exit');
+
+    const long = 'and what about the dose for a child of six who weighs twenty kilograms and has asthma';
+    fixture.double.chat.enqueue({ content: words('Paragraph one about dosing. ').concat(Array(200).fill('more ')), paceMs: 50 });
+    await p.send('second question');
+    await p.waitForText('Paragraph one');
+    p.type(long);
+    p.press('Enter');
+    await p.waitForText('queued:');
+    await p.waitForText('Esc to cancel)');
+    const s = p.screen();
+    const row = s.split('\n').findIndex((l) => l.startsWith('queued: '));
+    assert.match(s.split('\n').slice(row, row + 3).join(' ').replace(/\s+/g, ' '), /^queued: and what about the dose.* \(sent when this answer ends; Esc to cancel\)/, s);
+    for (const l of s.split('\n')) assert.ok(l.length <= width, `fits: ${l}`);
+  });
+}

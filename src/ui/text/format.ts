@@ -1,3 +1,5 @@
+import { indexAtWidth, textWidth } from './width.js';
+
 /** Small number and time formats for the footer and the transcript. */
 export function formatTokens(n: number): string {
   if (n < 1000) return String(Math.round(n));
@@ -30,4 +32,10 @@ export function meterText(m: Meter): { text: string; level: 'ok' | 'warn' | 'ful
   const warnFrom = m.warnAt !== undefined ? Math.min(75, m.warnAt * 100 - 5) : 75;
   const level = pct >= 90 ? 'full' : pct >= warnFrom ? 'warn' : 'ok';
   return { text: `${formatTokens(m.used)} / ${formatWindow(m.window)} · ${Math.round(pct)}%`, level };
+}
+
+/** `text` cut to at most `cells` cells, with `…` where it was cut. */
+export function shorten(text: string, cells: number): string {
+  if (textWidth(text) <= cells) return text;
+  return `${text.slice(0, indexAtWidth(text, Math.max(0, cells - 1)))}…`;
 }
