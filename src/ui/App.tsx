@@ -7,7 +7,7 @@ import { Input } from './Input.js';
 import { JobLine } from './JobLine.js';
 import type { LiveDrawing } from './live-drawing.js';
 import { LiveTurnView } from './LiveTurn.js';
-import { PendingLines, pendingRows } from './PendingLines.js';
+import { PendingLines, pendingRows, takenBackLine } from './PendingLines.js';
 import { PrivacyPrompt } from './PrivacyPrompt.js';
 import { Transcript } from './Transcript.js';
 import { TurnSecondsProvider } from './turn-seconds.js';
@@ -16,6 +16,8 @@ import { KeyDecoder, type Key } from './text/keys.js';
 import { useChat } from './use-chat.js';
 
 const EXIT_WINDOW_MS = 2000;
+/** How long the line saying a queued question was taken back stays. */
+const TAKE_BACK_MS = 4000;
 
 /** A full-screen view over the chat screen (the transcript viewer): while it is open, it takes every key. */
 export interface KeyOverlay {
@@ -32,7 +34,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
   const { internal_eventEmitter: events, setRawMode, isRawModeSupported } = useStdin();
   const [editor, setEditor] = useState(ed.emptyEditor);
   const [menuState, setMenuState] = useState(menuStart);
-  /** A short-lived line under the footer ("press Ctrl+C again to exit"): a row of its own, never cut off. */
+  /** A short-lived line under the footer ("press Ctrl+C again to exit", what Esc took back): a row of its own, never cut off. */
   const [message, setMessage] = useState<{ text: string; ms: number } | undefined>();
   const lastCtrlC = useRef(0);
   const decoder = useRef(new KeyDecoder());
@@ -154,11 +156,16 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
           if (next !== undefined) recall(next);
           return;
         }
-        case 'escape':
+        case 'escape': {
+          const taken = controller.takeBack();
+          if (taken) return setMessage({ text: takenBackLine(taken.text, taken.inBox, Math.max(20, controller.snapshot().columns)), ms: TAKE_BACK_MS });
           if (controller.stop()) return;
           if (e.text.startsWith('/')) set(ed.emptyEditor());
           return;
+        }
         case 'ctrl-c': {
+          const taken = controller.takeBack();
+          if (taken) return setMessage({ text: takenBackLine(taken.text, taken.inBox, Math.max(20, controller.snapshot().columns)), ms: TAKE_BACK_MS });
           if (controller.stop()) return;
           if (e.text) {
             lastCtrlC.current = 0;

@@ -61,6 +61,16 @@ export function pendingRows(pending: PendingView | undefined, width: number): nu
   return 1 + pendingLayout(pending, width).reduce((n, q) => n + 1 + (q.below?.length ?? 0), 0);
 }
 
+/**
+ * The line that says what Esc (or Ctrl+C) took back from the queue, fitted to `width`: back in the
+ * box when it was empty, else not sent and in the prompt history (Up).
+ */
+export function takenBackLine(text: string, inBox: boolean, width: number): string {
+  const tail = inBox ? ' is back in the box, not sent' : ' was not sent; Up recalls it';
+  const room = width - 2 - textWidth('taken back: ""') - textWidth(tail); // the line has a cell of padding each side
+  return `taken back: "${shorten(oneLine(text), Math.max(8, room))}"${tail}`;
+}
+
 function oneLine(text: string): string {
   const lines = sanitizeForTerminal(text).split('\n');
   return lines.length > 1 ? `${lines[0]} … (+${lines.length - 1} lines)` : lines[0]!;

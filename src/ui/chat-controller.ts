@@ -392,12 +392,17 @@ export class ChatController implements ChatCommandHost {
    * running job, or close the answer's request (the partial answer stays, marked interrupted).
    */
   stop(): boolean {
+    return this.takeBack() !== undefined || this.stopWork();
+  }
+
+  /**
+   * Esc or Ctrl+C with lines queued: the last one is taken back, into the input box if it is empty
+   * (`inBox`), else it stays in the prompt history (Up). Undefined when nothing was queued.
+   */
+  takeBack(): { text: string; inBox: boolean } | undefined {
     const taken = this.input.cancelLast();
-    if (taken) {
-      this.returnDraft?.(taken.text); // back in the box, if it is empty (else Up recalls it)
-      return true;
-    }
-    return this.stopWork();
+    if (!taken) return undefined;
+    return { text: taken.text, inBox: this.returnDraft?.(taken.text) ?? false };
   }
 
   private stopWork(): boolean {

@@ -96,5 +96,7 @@ for (const width of [60, 100]) {
     const row = s.split('\n').findIndex((l) => l.startsWith('queued: '));
     assert.match(s.split('\n').slice(row, row + 3).join(' ').replace(/\s+/g, ' '), /^queued: and what about the dose.* \(sent when this answer ends; Esc to cancel\)/, s);
     for (const l of s.split('\n')) assert.ok(l.length <= width, `fits: ${l}`);
+    p.press('Escape');
+    await p.waitForText(/taken back: "and what about/);
   });
 }

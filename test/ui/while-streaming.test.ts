@@ -103,6 +103,27 @@ test('Esc takes back the queued question first, into the box; the next Esc stops
   await t.waitForText('You said: second');
 });
 
+test('each Esc that takes back a queued line says so in one line: back in the box, or (the box being full) not sent, Up recalls it', async () => {
+  double.chat.enqueue({ content: ['Still ', 'going'], stallAfter: 2 });
+  const t = await renderChat(double.url, { settings: { thinking: false } });
+  await t.send('first');
+  await t.waitForText('Still going');
+  await t.send('second');
+  await t.send('third');
+  await t.waitForText('queued: third');
+  t.press('\x1b');
+  await t.waitForText('taken back: "third" is back in the box, not sent');
+  await t.waitForText('› third');
+  t.press('\x1b');
+  // The box holds "third": "second" cannot go back into it, and the screen says where it went.
+  await t.waitForText('taken back: "second" was not sent; Up recalls it');
+  await waitFor(() => !t.screen().includes('queued:'), 5000, 'the queue to be empty');
+  assert.equal(t.controller.busy, true, 'the answer still streams');
+  t.press('\x1b');
+  await t.waitForText('■ interrupted');
+  await t.idle();
+});
+
 test('a question queued behind an answer that fails is not sent, and the screen says so', async () => {
   double.chat.enqueue({ status: 401, headerDelayMs: 2000, body: JSON.stringify({ error: { message: 'Invalid API key', type: 'auth' } }) });
   const t = await renderChat(double.url);
