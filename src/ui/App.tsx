@@ -227,7 +227,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
         {snap.job ? <JobLine job={snap.job} /> : null}
         {snap.pending ? <PendingLines pending={snap.pending} width={width} /> : null}
         <Box marginTop={1} flexDirection="column">
-          {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} />}
+          {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} label={snap.role ? `role ${snap.role}` : undefined} />}
           <Footer meter={snap.meter} last={snap.last} busy={busy} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
           {message ? (
             <Box paddingX={1}>

@@ -5,6 +5,7 @@ import type { Menu } from './commands/menu.js';
 import type { Caret } from './frame-writer.js';
 import { layoutDraft } from './text/draft-layout.js';
 import type { EditorState } from './text/editor.js';
+import { shorten } from './text/format.js';
 import { textWidth } from './text/width.js';
 
 const MAX_VISIBLE_ROWS = 8;
@@ -24,12 +25,15 @@ export const Input = memo(function Input({
   busy,
   width,
   onCaret,
+  label,
 }: {
   editor: EditorState;
   menu: Menu | undefined;
   busy: boolean;
   width: number;
   onCaret?: (caret: Caret | undefined) => void;
+  /** Named on the box's top edge (`╭─ role ddx ───╮`): what the next question goes out with. */
+  label?: string;
 }) {
   const caretRow = useRef<DOMElement>(null);
   // While an answer streams and nothing is typed, a one-line prompt: each new line of the answer
@@ -53,9 +57,11 @@ export const Input = memo(function Input({
       </Box>
     );
   }
+  const border = busy ? 'gray' : 'cyan';
   return (
     <Box flexDirection="column" width={width}>
-      <Box borderStyle="round" borderColor={busy ? 'gray' : 'cyan'} paddingX={1} flexDirection="column">
+      {label ? <TopEdge label={label} width={width} color={border} /> : null}
+      <Box borderStyle="round" borderColor={border} borderTop={!label} paddingX={1} flexDirection="column">
         {layout.above > 0 ? <Text dimColor>… {layout.above} more line{layout.above === 1 ? '' : 's'} above</Text> : null}
         {layout.rows.map((row, i) => {
           const prefix = row.first ? PROMPT : ' '.repeat(textWidth(PROMPT));
@@ -77,6 +83,18 @@ export const Input = memo(function Input({
     </Box>
   );
 });
+
+/** The box's top edge with a label in it, drawn here because Ink's border has no title: `╭─ role ddx ───╮`. */
+function TopEdge({ label, width, color }: { label: string; width: number; color: string }) {
+  const shown = shorten(label, Math.max(1, width - 6));
+  return (
+    <Text>
+      <Text color={color}>╭─ </Text>
+      <Text color="magenta">{shown}</Text>
+      <Text color={color}> {'─'.repeat(Math.max(0, width - 5 - textWidth(shown)))}╮</Text>
+    </Text>
+  );
+}
 
 /** The `/` menu: a window of the matching commands, the selected one marked, "more" marks when some are hidden. */
 function MenuView({ menu }: { menu: Menu }) {

@@ -248,6 +248,7 @@ export class ChatController implements ChatCommandHost {
       job: this.jobs.state,
       pending: this.after.view(),
       demo: Boolean(this.opts.demo),
+      role: this.role?.name,
       privacy: this.privacy.view,
     };
     return this.snap;

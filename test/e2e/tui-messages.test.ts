@@ -100,3 +100,17 @@ for (const width of [60, 100]) {
     await p.waitForText(/taken back: "and what about/);
   });
 }
+
+test('/role ddx: the input box names the role on its top edge, until /role off', { skip }, async () => {
+  const p = pane(60);
+  await p.ready();
+  await p.send('/role ddx');
+  await p.waitForText('╭─ role ddx ─');
+  const edge = p.screen().split('\n').find((l) => l.startsWith('╭─ role ddx'))!;
+  assert.match(edge, /^╭─ role ddx ─+╮$/);
+  assert.equal(edge.length, 60, 'as wide as the box');
+  await p.send('/role off');
+  await p.waitForText('role ddx off');
+  await p.waitForText(/^╭─+╮$/m);
+  assert.doesNotMatch(p.screen().split('\n').slice(-6).join('\n'), /role ddx/);
+});

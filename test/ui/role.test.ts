@@ -26,6 +26,7 @@ test('/role lists the roles; /role soap puts it in the header and its prompt and
   await t.waitForText(/Roles:[\s\S]*soap\s+Clinical notes into a SOAP note[\s\S]*interactions/);
   await t.send('/role soap');
   await t.waitForText('role soap: Clinical notes into a SOAP note');
+  assert.match(t.screen(), /^╭─ role soap ─+╮$/m, 'the input box names the role');
   assert.deepEqual(t.writes, [], 'nothing cleared or reprinted');
   assert.equal(header(t), 'thinking off · role soap');
   double.chat.enqueue({ content: ['## Subjective'] });
@@ -38,6 +39,7 @@ test('/role lists the roles; /role soap puts it in the header and its prompt and
   await t.send('/role off');
   await t.waitForText('role soap off');
   assert.equal(header(t), 'thinking on', 'the header without the role');
+  assert.doesNotMatch(t.screen(), /╭─ role/, 'nor the input box');
   await t.send('and now?');
   await t.idle();
   const back = lastBody();

@@ -91,6 +91,8 @@ export interface ChatSnapshot {
   /** What waits for the streaming answer to end: the questions and commands queued behind it. */
   pending?: PendingView;
   demo: boolean;
+  /** The role in use (`-r`, `/role`): the input box names it. */
+  role?: string;
   /** A question waits for the privacy guard's choice: the input box shows the keys instead of a draft. */
   privacy?: PrivacyAskView;
 }
