@@ -6,6 +6,7 @@ import { ExitCode } from './core/exit-codes.js';
 import { OutputWriter, describeWriteFailure } from './core/output.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
+import { formatDuration } from './core/text/format.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
 import { OneShotPrivacy, type PrivacySetting } from './oneshot-privacy.js';
 import type { Finished, RequestPlan } from './core/request-plan.js';
@@ -141,7 +142,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         result.finishReason = e.reason;
         break;
       case 'retry':
-        await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${(e.delayMs / 1000).toFixed(1)}s…`, errColour) + '\n');
+        await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${formatDuration(e.delayMs)}…`, errColour) + '\n');
         break;
       case 'end':
         result.id = e.id;

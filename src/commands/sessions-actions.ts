@@ -4,6 +4,7 @@ import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sani
 import { sessionToJson, sessionToMarkdown } from '../core/sessions/export.js';
 import { SessionStore } from '../core/sessions/store.js';
 import { isTty } from '../core/terminal.js';
+import { formatListTime } from '../core/text/format.js';
 
 /**
  * Saved text goes to stdout as it was saved when stdout is a pipe or a file (a transcript stays
@@ -11,13 +12,6 @@ import { isTty } from '../core/terminal.js';
  * bidi overrides from a saved answer are shown, never obeyed.
  */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
-
-function localTime(iso: string): string {
-  const d = new Date(iso);
-  if (!iso || Number.isNaN(d.getTime())) return '-'.padEnd(16);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
 
 export async function sessionsList(o: { json?: boolean }): Promise<number> {
   const store = new SessionStore();
@@ -37,7 +31,7 @@ export async function sessionsList(o: { json?: boolean }): Promise<number> {
   }
   for (const s of list) {
     const turns = `${s.turns} ${s.turns === 1 ? 'turn ' : 'turns'}`;
-    print(`${s.id}  ${localTime(s.updatedAt)}  ${turns.padStart(9)}  ${s.title}\n`);
+    print(`${s.id}  ${formatListTime(s.updatedAt).padEnd(16)}  ${turns.padStart(9)}  ${s.title}\n`);
   }
   return 0;
 }

@@ -2,6 +2,7 @@ import { APIConnectionError, APIError } from 'openai';
 import type { ChatEvent } from './chat-events.js';
 import { MedchatError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { formatDuration } from './text/format.js';
 import { describeServiceError, fromProxy, type ErrorContext } from './service-errors.js';
 
 /** Bounded retries for one chat call: which failures, how many, how long to wait in all. */
@@ -106,7 +107,7 @@ export async function* withRetries<T>(
         if (waited + asked > cap) {
           const base = describeServiceError(err, settings);
           throw new MedchatError(
-            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${Math.ceil(asked / 1000)}s, try again later`,
+            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${formatDuration(asked)}, try again later`,
             base.exitCode,
             base.kind,
           );

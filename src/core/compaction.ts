@@ -1,4 +1,4 @@
-import { formatTokens } from './tokens.js';
+import { formatTokens } from './text/format.js';
 
 /** One fold of earlier turns out of what is sent: summarised, or dropped. Kept in the session's context state. */
 export interface Compaction {

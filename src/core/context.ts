@@ -10,6 +10,7 @@ import type { Settings } from './settings.js';
 import { quoteLostFacts, summariseChecked, type Summariser } from './checked-summary.js';
 import { mergeCompactions, type Compaction } from './compaction.js';
 import { requestSummary, systemWithSummary } from './summarise.js';
+import { formatTokens, formatWindow } from './text/format.js';
 import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
 
 export { describeCompaction, type Compaction } from './compaction.js';
@@ -186,7 +187,7 @@ export class ContextManager {
     const budget = this.budget;
     if (budget < 1) {
       throw new TooLongError(
-        `max-tokens ${this.settings.maxTokens} leaves no room for a question in the ${this.settings.contextWindow}-token context window; lower --max-tokens`,
+        `max-tokens ${this.settings.maxTokens} leaves no room for a question in the ${formatWindow(this.settings.contextWindow)} context window; lower --max-tokens`,
         this.fit('no-room', 0),
       );
     }
@@ -226,7 +227,7 @@ export class ContextManager {
     }
     if (estimate > budget) {
       throw new TooLongError(
-        `the conversation does not fit: about ${estimate} prompt tokens + ${this.settings.maxTokens} for the answer > the ${this.settings.contextWindow}-token window; start a new conversation or lower --max-tokens`,
+        `the conversation does not fit: about ${formatTokens(estimate)} prompt tokens + ${formatTokens(this.settings.maxTokens)} for the answer > the ${formatWindow(this.settings.contextWindow)} window; start a new conversation or lower --max-tokens`,
         this.fit('conversation', estimate),
       );
     }
@@ -326,7 +327,7 @@ export class ContextManager {
     if (tokens > this.budget) {
       const what = conv.system ? 'this message with the system prompt' : 'this message';
       throw new TooLongError(
-        `${what} is too long for the model: about ${tokens} tokens, but the ${this.settings.contextWindow}-token window leaves ${this.budget} for the prompt after ${this.settings.maxTokens} for the answer; shorten it or lower --max-tokens`,
+        `${what} is too long for the model: about ${formatTokens(tokens)} tokens, but the ${formatWindow(this.settings.contextWindow)} window leaves ${formatTokens(this.budget)} for the prompt after ${formatTokens(this.settings.maxTokens)} for the answer; shorten it or lower --max-tokens`,
         this.fit('message', tokens),
       );
     }

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type net from 'node:net';
+import { formatDuration } from './text/format.js';
 
 const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
 const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
@@ -55,7 +56,7 @@ export function openTunnel(proxy: URL, target: URL, signal: AbortSignal | undefi
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     const deadline = setTimeout(
-      () => settle(proxyFailure(`the proxy did not answer CONNECT ${authority} within ${PROXY_TUNNEL_TIMEOUT_MS / 1000}s`, PROXY_SILENT, { target: authority })),
+      () => settle(proxyFailure(`the proxy did not answer CONNECT ${authority} within ${formatDuration(PROXY_TUNNEL_TIMEOUT_MS)}`, PROXY_SILENT, { target: authority })),
       PROXY_TUNNEL_TIMEOUT_MS,
     );
     deadline.unref();

@@ -133,10 +133,3 @@ export class TokenCalibration {
     return Math.min(4, Math.max(0.25, r));
   }
 }
-
-/** `61.2k`, `2.1k`, `950`: how token counts are shown to the user. */
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 100_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${Math.round(n / 1000)}k`;
-}

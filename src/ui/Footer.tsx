@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import { liveFigures } from './chat/live-turn.js';
 import type { LastStats, LiveTurn } from './chat/screen-state.js';
-import { formatSeconds, meterText, type Meter } from './text/format.js';
+import { formatDuration, formatTokens } from '../core/text/format.js';
+import { meterText, type Meter } from './text/format.js';
 import { useTurnSeconds } from './turn-seconds.js';
 
 /**
@@ -40,9 +41,9 @@ export const Footer = memo(function Footer({
   const streaming = busy ? live?.() : undefined;
   const parts: string[] = [];
   if (!busy) {
-    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatSeconds(last.firstTokenMs)}`);
+    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(last.firstTokenMs)}`);
     if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
-    if (last?.usage) parts.push(`${last.usage.prompt_tokens} in · ${last.usage.completion_tokens} out`);
+    if (last?.usage) parts.push(`${formatTokens(last.usage.prompt_tokens)} in · ${formatTokens(last.usage.completion_tokens)} out`);
   }
   const hints = busy ? 'Esc stop' + (pendingReprint ? ' · reprint after this answer' : '') : 'Enter send · Ctrl+J new line · Ctrl+O reasoning · /help';
   return (

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { JobState } from './chat/screen-state.js';
-import { formatSeconds } from './text/format.js';
+import { formatSeconds } from '../core/text/format.js';
 import { useElapsed } from './use-chat.js';
 
 /** The one live line of a running command (`/retexture`, `/compact`): updated in place, never a line per poll. */
@@ -11,7 +11,7 @@ export function JobLine({ job }: { job: JobState }) {
       <Text wrap="truncate-end">
         <Text color="cyan">◆ </Text>
         {job.label}
-        <Text dimColor> · {formatSeconds(Math.floor(elapsed / 1000) * 1000)} · Esc stops waiting</Text>
+        <Text dimColor> · {formatSeconds(elapsed / 1000)} · Esc stops waiting</Text>
       </Text>
     </Box>
   );

@@ -10,7 +10,8 @@ import type { SessionInfo } from '../core/sessions/store.js';
 import { countText } from '../core/tokens.js';
 import type { NewItem } from './chat/screen-state.js';
 import type { TokenBreakdown } from '../core/context.js';
-import { formatTokens, formatWindow, type Meter } from './text/format.js';
+import { formatListTime, formatTokens, formatWindow } from '../core/text/format.js';
+import type { Meter } from './text/format.js';
 import { textWidth, wrapLine } from './text/width.js';
 
 /**
@@ -84,7 +85,7 @@ export function sessionListText(list: readonly SessionInfo[], current: string | 
   if (list.length === 0) return 'no saved sessions yet';
   const shown = list.slice(0, limit);
   const lines = shown.flatMap((s) => {
-    const date = s.updatedAt ? s.updatedAt.slice(0, 16).replace('T', ' ') : '????-??-?? ??:??';
+    const date = formatListTime(s.updatedAt).padEnd(16);
     const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`.padStart(9);
     const mark = s.id === current ? '●' : ' ';
     const lead = `${mark} ${s.id}  ${date}  ${turns}  `;

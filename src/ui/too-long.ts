@@ -1,5 +1,5 @@
 import { TooLongError, type MedchatError } from '../core/errors.js';
-import { formatTokens, formatWindow } from './text/format.js';
+import { formatTokens, formatWindow } from '../core/text/format.js';
 
 /**
  * A question that cannot be sent as it is (too long for the context window, by medchat's count

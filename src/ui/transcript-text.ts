@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import type { LiveTurn, StaticItem } from './chat-controller.js';
-import { formatSeconds } from './text/format.js';
+import { formatDuration, formatSeconds, tokensWord } from '../core/text/format.js';
 import { renderMarkdown, wrapPlain } from './text/markdown.js';
 import { wrapLine } from './text/width.js';
 
@@ -14,7 +14,7 @@ export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medic
 
 /** `Thought for 8.2s · 612 tokens`: the title of a reasoning block, folded or not. */
 export function reasoningTitle(ms: number, tokens: number): string {
-  return `Thought for ${formatSeconds(ms)} · ${tokens} token${tokens === 1 ? '' : 's'}`;
+  return `Thought for ${formatDuration(ms)} · ${tokensWord(tokens)}`;
 }
 
 /** What the folded reasoning line says after its title. */
@@ -78,8 +78,8 @@ export function liveLines(live: Readonly<LiveTurn>, width: number, now = Date.no
   const c = chalk;
   if (live.phase === 'waiting') return ['', c.dim('Waiting for the answer…')];
   if (live.phase === 'reasoning') {
-    const s = Math.floor((now - (live.reasoningStartedAt ?? live.startedAt)) / 1000);
-    return ['', c.magenta(`▾ Thinking… ${s}s`), ...reasoningBody(live.reasoning, width)];
+    const s = (now - (live.reasoningStartedAt ?? live.startedAt)) / 1000;
+    return ['', c.magenta(`▾ Thinking… ${formatSeconds(s)}`), ...reasoningBody(live.reasoning, width)];
   }
   const tail = live.answerTail.replace(/\s+$/, '');
   return tail ? ['', ...fit(renderMarkdown(tail, { width, colour: c.level > 0 }).split('\n'), width)] : [];

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { formatSeconds } from '../core/text/format.js';
 import type { TurnClock } from './chat/turn-clock.js';
 
 const Seconds = createContext(0);
@@ -19,7 +20,7 @@ export function useTurnSeconds(): number {
   return useContext(Seconds);
 }
 
-/** `12s`: the seconds, as a piece of a line. */
+/** `12s`, `1m05s`: the seconds, as a piece of a line. */
 export function TurnSeconds() {
-  return <>{useTurnSeconds()}s</>;
+  return <>{formatSeconds(useTurnSeconds())}</>;
 }

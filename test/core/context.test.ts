@@ -167,7 +167,7 @@ test('one message that cannot fit on its own is refused before sending, with the
     },
     (err: MedchatError) => {
       assert.equal(err.exitCode, 2);
-      assert.match(err.message, /too long for the model: about \d+ tokens, but the 16384-token window leaves 15360 for the prompt after 1024 for the answer/);
+      assert.match(err.message, /too long for the model: about [\d.]+k tokens, but the 16k window leaves 15\.4k for the prompt after 1k for the answer/);
       return true;
     },
   );

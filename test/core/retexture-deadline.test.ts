@@ -71,7 +71,7 @@ describe('callService under limits', () => {
     assert.ok(err instanceof MedchatError);
     assert.equal(err.kind, 'timeout');
     assert.equal(err.exitCode, 1);
-    assert.match(err.message, /^no answer from 127\.0\.0\.1:\d+ to the task query within 100 ms; check the address/);
+    assert.match(err.message, /^no answer from 127\.0\.0\.1:\d+ to the task query within 0\.1s; check the address/);
   });
 
   it('a request cut by the deadline is kind deadline-cut (exit 7)', async () => {

@@ -18,7 +18,7 @@ describe('progress on stderr', () => {
     p.stop();
     const last = out.at(-2)!;
     assert.ok(last.startsWith('\r\x1b[2K'));
-    assert.match(last, /in progress  ████████████░░░░░░░░░░░░  50%  1:05  task 0123$/);
+    assert.match(last, /in progress  ████████████░░░░░░░░░░░░  50%  1m05s  task 0123$/);
     assert.equal(out.at(-1), '\r\x1b[2K');
   });
 

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { ContextManager } from '../../src/core/context.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/settings.js';
-import { countMessages, countText, formatTokens, loadTokenizer, upperBound } from '../../src/core/tokens.js';
+import { countMessages, countText, loadTokenizer, upperBound } from '../../src/core/tokens.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { testSettings } from '../support/settings.js';
 
@@ -74,11 +74,4 @@ test('the UTF-8 size bounds the count from above, so short questions never need 
     { role: 'user' as const, content: MIXED_1 },
   ];
   assert.ok(upperBound(messages) >= countMessages(messages));
-});
-
-test('token counts are shown the way the notice prints them', () => {
-  assert.equal(formatTokens(61234), '61.2k');
-  assert.equal(formatTokens(2100), '2.1k');
-  assert.equal(formatTokens(950), '950');
-  assert.equal(formatTokens(131072), '131k');
 });

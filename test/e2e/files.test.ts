@@ -60,7 +60,7 @@ test('refused before sending, one line, exit 2, nothing saved: a missing file, a
     [['-f', path.join(h, 'scan.png'), 'q'], /^medchat: -f .*scan\.png: looks binary \(a NUL byte at byte 8 of 10\); medchat sends text only/],
     [
       ['-f', path.join(h, 'history.txt'), '--max-tokens', '1024', 'q'],
-      /^medchat: the files are too big for the context window: .*history\.txt [\d,]+ tokens; with the question that is about [\d,]+ tokens, but the 2,048-token window leaves 1,024 for the prompt after 1,024 for the answer/,
+      /^medchat: the files are too big for the context window: .*history\.txt [\d.]+k? tokens; with the question that is about [\d.]+k tokens, but the 2k window leaves 1k for the prompt after 1k for the answer/,
     ],
     [['-f', '-', '-f', '-', 'q'], /stdin can be read only once/],
   ];

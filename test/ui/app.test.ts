@@ -315,7 +315,7 @@ test('/tokens reports usage; /reasoning opens the viewer like Ctrl+O; /exit leav
   await t.idle();
   assert.match(t.screen(), /23\.4k \/ 128k · 18%/);
   await t.send('/tokens');
-  await t.waitForText('last answer: 23000 in · 400 out');
+  await t.waitForText('last answer: 23k in · 400 out');
   await t.send('/reasoning');
   await waitFor(() => opened === 1);
   await t.send('/nope');

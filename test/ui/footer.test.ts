@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
+import { formatDuration } from '../../src/core/text/format.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
@@ -78,8 +79,8 @@ test('"first token" is the first token of anything: reasoning counts, not only t
   const turn = t.controller.conversation.lastTurn!;
   assert.ok(last.firstTokenMs !== undefined && turn.firstTokenMs !== undefined);
   assert.ok(last.firstTokenMs < turn.firstTokenMs, `first token ${last.firstTokenMs} ms, first answer token ${turn.firstTokenMs} ms`);
-  const shown = /first token ([\d.]+)s/.exec(footerOf(t.screen()))?.[1];
-  assert.equal(shown, (last.firstTokenMs / 1000).toFixed(1));
+  const shown = /first token ([\d.]+s)/.exec(footerOf(t.screen()))?.[1];
+  assert.equal(shown, formatDuration(last.firstTokenMs));
 });
 
 test('/think off: the footer says thinking off at once, and no line on the screen still says thinking on', async () => {

@@ -1,4 +1,5 @@
 import { dim } from '../terminal.js';
+import { formatDuration, formatTokens } from '../text/format.js';
 import type { BatchStats } from './scheduler.js';
 
 /**
@@ -107,7 +108,7 @@ export class BatchProgress {
       `${v.stats.failed} failed`,
       `${rate.toFixed(rate < 10 ? 1 : 0)}/s`,
       `ETA ${eta}`,
-      `tokens ${formatCount(v.stats.promptTokens)} in / ${formatCount(v.stats.completionTokens)} out`,
+      `tokens ${formatTokens(v.stats.promptTokens)} in / ${formatTokens(v.stats.completionTokens)} out`,
     ].join(' · ');
   }
 
@@ -118,18 +119,4 @@ export class BatchProgress {
       // stderr gone: progress is not worth stopping for
     }
   }
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
-
-export function formatCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
 }

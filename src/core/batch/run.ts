@@ -19,7 +19,8 @@ import { AnswersFile } from './answers-file.js';
 import { BatchInput } from './input.js';
 import { idKey, type BatchItem } from './items.js';
 import { plannedBatch, type RequestPlan } from './plan.js';
-import { BatchProgress, formatCount, formatDuration } from './progress.js';
+import { formatDuration, formatTokens } from '../text/format.js';
+import { BatchProgress } from './progress.js';
 import type { AnswerRecord } from './answer-item.js';
 import { BatchScheduler } from './scheduler.js';
 
@@ -215,7 +216,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     if (stdout) await stdout.flush();
 
     const { stats } = run;
-    const tokens = `tokens ${formatCount(stats.promptTokens)} in / ${formatCount(stats.completionTokens)} out`;
+    const tokens = `tokens ${formatTokens(stats.promptTokens)} in / ${formatTokens(stats.completionTokens)} out`;
     say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
     const privacy = privacyLine(privacyMode, tally);
     if (privacy) say(yellow(privacy, colour));

@@ -1,5 +1,6 @@
 import type { WireMessage } from '../chat-request.js';
 import { usageError } from '../errors.js';
+import { formatTokens, formatWindow } from '../text/format.js';
 import { countMessages, countText, loadTokenizer, upperBound } from '../tokens.js';
 import type { InputFile } from './files.js';
 
@@ -21,10 +22,8 @@ export async function refuseFilesThatCannotFit(
   await loadTokenizer();
   const total = countMessages(messages);
   if (total <= budget) return;
-  const each = files.map((f) => `${f.name} ${fmt(countText(f.text))}`).join(', ');
+  const each = files.map((f) => `${f.name} ${formatTokens(countText(f.text))}`).join(', ');
   throw usageError(
-    `the files are too big for the context window: ${each} tokens; with the question that is about ${fmt(total)} tokens, but the ${fmt(limits.contextWindow)}-token window leaves ${fmt(Math.max(0, budget))} for the prompt after ${fmt(limits.maxTokens)} for the answer; send a part of a file or lower --max-tokens`,
+    `the files are too big for the context window: ${each} tokens; with the question that is about ${formatTokens(total)} tokens, but the ${formatWindow(limits.contextWindow)} window leaves ${formatTokens(Math.max(0, budget))} for the prompt after ${formatTokens(limits.maxTokens)} for the answer; send a part of a file or lower --max-tokens`,
   );
 }
-
-const fmt = (n: number) => n.toLocaleString('en-US');

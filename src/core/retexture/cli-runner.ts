@@ -7,6 +7,7 @@ import { redactedJson } from '../secret-redactor.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
 import { proxyFor } from '../http.js';
 import { shellQuote } from '../shell-quote.js';
+import { formatDuration } from '../text/format.js';
 import { abortOnStopSignals, exitCodeForSignal, type StopSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
 import { CommandDeadline } from './deadline.js';
@@ -21,7 +22,6 @@ import {
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_TIMEOUT_MS,
   fetchTask,
-  formatDuration,
   followTask,
   isFinal,
   outcomeError,

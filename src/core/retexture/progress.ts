@@ -1,4 +1,5 @@
 import { sanitizeForTerminal } from '../sanitize.js';
+import { formatSeconds } from '../text/format.js';
 import type { TaskUpdate } from './task-poll.js';
 
 /** How a status reads to a person. */
@@ -23,11 +24,6 @@ export function statusLabel(status: string): string {
     default:
       return status.toLowerCase();
   }
-}
-
-export function clock(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 /** `in progress 45%` — one line describing an update, for logs and the chat transcript. */
@@ -103,9 +99,9 @@ export class ProgressReporter {
     const coloured = c ? `\x1b[36m${bar}\x1b[39m` : bar;
     const dimmed = (s: string) => (c ? `\x1b[2m${s}\x1b[22m` : s);
     const cols = this.stream.columns || 80;
-    const plain = `${label.padEnd(12)} ${bar} ${pct}  ${clock(elapsed)}  task ${this.id}`;
+    const plain = `${label.padEnd(12)} ${bar} ${pct}  ${formatSeconds(elapsed / 1000)}  task ${this.id}`;
     const idPart = plain.length <= cols - 1 ? `  ${dimmed(`task ${sanitizeForTerminal(this.id)}`)}` : '';
-    this.stream.write(`\r\x1b[2K${sanitizeForTerminal(label).padEnd(12)} ${coloured} ${pct}  ${clock(elapsed)}${idPart}`);
+    this.stream.write(`\r\x1b[2K${sanitizeForTerminal(label).padEnd(12)} ${coloured} ${pct}  ${formatSeconds(elapsed / 1000)}${idPart}`);
     this.drawn = true;
   }
 }

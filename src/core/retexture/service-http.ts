@@ -4,6 +4,7 @@ import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
 import { causeCode, causeMessages, describeConnectionFailure, hostOf, proxyAuthError } from '../network-errors.js';
 import { getFetch, proxyFor } from '../http.js';
 import { sanitizeForTerminal } from '../sanitize.js';
+import { formatDuration } from '../text/format.js';
 import { refusedKeyError, type KeySource } from '../api-key.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 
@@ -154,7 +155,7 @@ export function requestTimedOut(what: string, url: string, limitMs: number): Med
   const proxy = proxyFor(url);
   const via = proxy ? ` through the proxy ${proxy.host}` : '';
   const next = proxy ? 'check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again' : 'check the address and your network, then try again';
-  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${limitMs < 1000 ? `${limitMs} ms` : `${Math.round(limitMs / 1000)}s`}; ${next}`, ExitCode.failure, 'timeout');
+  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${formatDuration(limitMs)}; ${next}`, ExitCode.failure, 'timeout');
 }
 
 export function isAbort(err: unknown): boolean {

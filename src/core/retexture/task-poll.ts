@@ -1,6 +1,7 @@
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { shellQuote } from '../shell-quote.js';
+import { formatDuration } from '../text/format.js';
 import { CommandDeadline } from './deadline.js';
 import { bodyReason, callService, describeHttpFailure, isTransient, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
 import { taskIdFrom } from './task-id.js';
@@ -215,16 +216,6 @@ export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: numb
   const why = serviceText(r.failReason) || 'no reason given';
   const verb = r.status === 'CANCEL' ? 'was cancelled' : 'failed';
   return new MedchatError(`task ${shellQuote(id)} ${verb}: ${why}`, ExitCode.taskFailed, 'task-failed');
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (ms < 1000) return `${Math.max(0, Math.round(ms / 10) / 100)}s`;
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  const rest = s % 60;
-  if (m < 60) return rest ? `${m}m ${rest}s` : `${m}m`;
-  return `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
 /** Parse `--poll-interval` / `--timeout` (seconds, fractions allowed) into milliseconds. */

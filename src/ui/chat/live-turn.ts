@@ -3,6 +3,7 @@ import type { TurnStatus } from '../../core/conversation.js';
 import type { MedchatError } from '../../core/errors.js';
 import { closeCutMarkup } from '../../core/markdown/cut-off.js';
 import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { formatDuration, formatSeconds, formatTokens, tokensWord } from '../../core/text/format.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import { lastSafeSplit } from '../text/split.js';
 import type { Change, LastStats, LiveTurn, NewItem } from './screen-state.js';
@@ -58,7 +59,7 @@ export function reduceLive(live: LiveTurn, e: SessionEvent, now: number): LiveSt
       return { live: next, print };
     }
     case 'retry':
-      return { live: { ...live, lastDataAt: now, retry: `${e.reason}; trying again in ${Math.ceil(e.delayMs / 1000)}s (attempt ${e.attempt + 1})` }, print: [] };
+      return { live: { ...live, lastDataAt: now, retry: `${e.reason}; trying again in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1})` }, print: [] };
     case 'usage':
       return { live: { ...live, lastDataAt: now, usage: e.usage }, print: [] };
     default:
@@ -143,13 +144,13 @@ export function answerSpeed(live: LiveTurn): number | undefined {
   return span > 0 && tokens > 1 ? (tokens - 1) / (span / 1000) : undefined;
 }
 
-/** The dim line under an answer: `4.2s · first token 0.3s · 52 tok/s · 1200 in · 800 out`. */
+/** The dim line under an answer: `4.2s · first token 0.3s · 52 tok/s · 1.2k in · 800 out`. */
 export function statsText(t: Partial<TurnTimes>): string {
   const parts: string[] = [];
-  if (t.durationMs !== undefined) parts.push(`${(t.durationMs / 1000).toFixed(1)}s`);
-  if (t.firstTokenMs !== undefined) parts.push(`first token ${(t.firstTokenMs / 1000).toFixed(1)}s`);
+  if (t.durationMs !== undefined) parts.push(formatDuration(t.durationMs));
+  if (t.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(t.firstTokenMs)}`);
   if (t.tokensPerSecond !== undefined && Number.isFinite(t.tokensPerSecond)) parts.push(`${Math.round(t.tokensPerSecond)} tok/s`);
-  if (t.usage) parts.push(`${t.usage.prompt_tokens} in · ${t.usage.completion_tokens} out`);
+  if (t.usage) parts.push(`${formatTokens(t.usage.prompt_tokens)} in · ${formatTokens(t.usage.completion_tokens)} out`);
   return parts.join(' · ');
 }
 
@@ -181,8 +182,8 @@ export const STALL_MS = 5000;
  */
 export function liveFigures(live: LiveTurn, now: number, seconds: number): { text: string; stall?: string } {
   const tokens = live.reasoningTokens + live.answerTokens;
-  const text = `${seconds}s · ${tokens} token${tokens === 1 ? '' : 's'}`;
+  const text = `${formatSeconds(seconds)} · ${tokensWord(tokens)}`;
   const quiet = now - live.lastDataAt;
   if (quiet < STALL_MS || live.phase === 'waiting' || live.retry) return { text };
-  return { text, stall: `no data for ${Math.floor(quiet / 1000)}s` };
+  return { text, stall: `no data for ${formatSeconds(quiet / 1000)}` };
 }

@@ -1,24 +1,7 @@
+import { formatTokens, formatWindow } from '../../core/text/format.js';
 import { indexAtWidth, textWidth } from './width.js';
 
-/** Small number and time formats for the footer and the transcript. */
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 100_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-  return `${Math.round(n / 1000)}k`;
-}
-
-/** A context window: 131072 reads as 128k (powers of two in KiB), 100000 as 100k. */
-export function formatWindow(n: number): string {
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024}k`;
-  return formatTokens(n);
-}
-
-export function formatSeconds(ms: number): string {
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`;
-  if (ms < 60_000) return `${Math.round(ms / 1000)}s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
-}
+/** The footer meter's text, and shortening a line to its cells. Numbers are written by core/text/format.ts. */
 
 export interface Meter {
   used: number;

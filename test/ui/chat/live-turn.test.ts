@@ -58,7 +58,7 @@ test('text from the service is sanitised before it reaches the screen state', ()
 
 test('a retry notice shows until the next text; a fold notice is printed at once', () => {
   let { live } = feed([[10, { type: 'retry', attempt: 1, delayMs: 1500, reason: 'rate limited' }]]);
-  assert.equal(live.retry, 'rate limited; trying again in 2s (attempt 2)');
+  assert.equal(live.retry, 'rate limited; trying again in 1.5s (attempt 2)');
   const fold = reduceLive(live, { type: 'compacted', text: 'Summarised 4 earlier messages', compaction: {} as never }, 20);
   assert.deepEqual(fold.print, [{ kind: 'notice', text: 'Summarised 4 earlier messages', tone: 'info' }]);
   live = reduceLive(live, c('ok'), 30).live;
