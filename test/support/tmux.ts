@@ -96,7 +96,7 @@ function gone(pid: number): boolean {
 }
 
 /** Block until `pid` has ended, until the time `until` at most; then SIGKILL it, so nothing of a test outlives it. */
-function waitGone(pid: number, until: number): void {
+export function waitGone(pid: number, until: number): void {
   const nap = new Int32Array(new SharedArrayBuffer(4));
   while (!gone(pid) && Date.now() < until) Atomics.wait(nap, 0, 0, 20);
   if (!gone(pid)) {
@@ -108,6 +108,19 @@ function waitGone(pid: number, until: number): void {
   }
 }
 
+/** util-linux `script`, which records what medchat writes to its terminal (TmuxPane's `record`). */
+export const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** `script -q` still writes a `Script started on …` line first and a `Script done on …` line last: not medchat's. */
+function stripScriptHeader(bytes: Buffer): Buffer {
+  let start = 0;
+  if (bytes.subarray(0, 15).toString('latin1') === 'Script started ') start = bytes.indexOf(0x0a) + 1;
+  let end = bytes.length;
+  const done = bytes.lastIndexOf('\nScript done on ');
+  if (done >= start) end = done;
+  return bytes.subarray(start, end);
+}
+
 /**
  * The built medchat in a tmux pane of its own server. After medchat exits, the pane prints
  * `medchat exited <code>`, then the terminal's state (`stty -a`), then waits, so a test can
@@ -117,9 +130,18 @@ export class TmuxPane {
   readonly name = `medchat-t-${process.pid}-${++seq}`;
   readonly home: string;
   private readonly pidFile: string;
+  private readonly recordTo: string | undefined;
 
-  /** `shellLines`: printed by the shell before medchat starts (what the user's terminal showed before). */
-  constructor(args: string[], env: Record<string, string>, opts: { home?: string; width?: number; height?: number; shellLines?: string[] } = {}) {
+  /**
+   * `shellLines`: printed by the shell before medchat starts (what the user's terminal showed before).
+   * `record`: a file that gets every byte medchat writes to the terminal (medchat runs under util-linux `script`,
+   * which passes keys and the window size through); read it with `recording()`, to replay into other terminals.
+   */
+  constructor(
+    args: string[],
+    env: Record<string, string>,
+    opts: { home?: string; width?: number; height?: number; shellLines?: string[]; record?: string } = {},
+  ) {
     this.home = opts.home ?? tempHome();
     this.pidFile = path.join(this.home, 'medchat.pid');
     const vars = {
@@ -135,7 +157,11 @@ export class TmuxPane {
     const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
     const before = (opts.shellLines ?? []).map((l) => `printf '%s\\n' ${q(l)}; `).join('');
     const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
-    const script = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
+    const medchat = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}`;
+    this.recordTo = opts.record;
+    // -e: script exits with medchat's code; -f: each write reaches the file at once.
+    const run = opts.record ? `script -q -f -e -c ${q(medchat)} ${q(opts.record)}` : medchat;
+    const script = `${run}; echo "medchat exited $?"; stty -a | tr -s ' ;\\n' ' '; echo; echo END-OF-STTY; sleep 60`;
     trackTmuxServer(this.name);
     openPanes.add(this);
     this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 100), '-y', String(opts.height ?? 30), script);
@@ -190,6 +216,12 @@ export class TmuxPane {
   async ready(): Promise<void> {
     await this.waitForText('Enter send');
     await new Promise((r) => setTimeout(r, 200));
+  }
+
+  /** What medchat has written to the terminal so far, byte for byte (the pane was made with `record`). */
+  recording(): Buffer {
+    if (!this.recordTo) throw new Error('this pane records nothing: make it with the record option');
+    return stripScriptHeader(fs.readFileSync(this.recordTo));
   }
 
   pid(): number {
