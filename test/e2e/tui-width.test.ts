@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { builtSkip, killTmuxServer, paneFixture, TmuxPane, trackTmuxServer } from '../support/tmux.js';
+import { cellWidths } from '../support/terminals.js';
+import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
 // A Markdown table with emoji, CJK and Thai, answered to the real binary in tmux: its borders line up on the screen
 // as tmux counts cells. Terminals differ on some glyphs (tmux 3.3a draws `⚠️` in 1 cell and `👍🏽` in 4, newer ones
@@ -29,42 +27,12 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const glyphsOf = (s: string) => Array.from(segmenter.segment(s), (x) => x.segment);
 const plainGlyph = (g: string) => /^[\x20-\x7e─┌┬┐│├┼┤└┴┘]$/.test(g);
 
-/** The cells tmux gives each glyph (up to 4): printed 10 times from column 0 of a row that has `|` at column 40. */
-function tmuxWidths(glyphs: string[]): Map<string, number> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-tmux-probe-'));
-  const sock = `medchat-probe-${process.pid}`;
-  trackTmuxServer(sock);
-  try {
-    const file = path.join(dir, 'probe.txt');
-    fs.writeFileSync(file, glyphs.map((g, i) => `\x1b[${i + 1};41H|\x1b[${i + 1};1H${g.repeat(10)}`).join('') + '\x1b[99;1H');
-    const env = { ...process.env, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
-    execFileSync('tmux', ['-L', sock, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', String(glyphs.length + 2), `cat '${file}'; sleep 30`], { env });
-    let screen = '';
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (screen.match(/\|/g)?.length ?? 0) < glyphs.length) {
-      spawnSync('sleep', ['0.05']);
-      screen = execFileSync('tmux', ['-L', sock, 'capture-pane', '-p'], { encoding: 'utf8', env });
-    }
-    const widths = new Map<string, number>();
-    screen.split('\n').forEach((row, i) => {
-      const g = glyphs[i];
-      if (g === undefined || !row.startsWith(g.repeat(10))) return;
-      const gap = row.slice(g.length * 10).indexOf('|');
-      if (gap >= 0) widths.set(g, (40 - gap) / 10);
-    });
-    return widths;
-  } finally {
-    killTmuxServer(sock);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 const fixture = paneFixture();
 
 test('a table with emoji, CJK and Thai lines up on a real terminal (tmux): every border in one column', { skip }, async (t) => {
   const expected = new Map(CANDIDATES.flatMap(([word, cells]) => glyphsOf(word).map((g, i) => [g, cells[i]!] as const)));
   const glyphs = [...expected.keys()];
-  const probed = tmuxWidths(glyphs);
+  const probed = (await cellWidths(glyphs, ['tmux'])).get('tmux')!;
   const agrees = (g: string) => probed.get(g) === expected.get(g);
   const agreed = CANDIDATES.map(([word]) => word).filter((w) => glyphsOf(w).every(agrees));
   const differ = glyphs.filter((g) => !agrees(g)).map((g) => `${g}: tmux ${probed.get(g)}, a current terminal ${expected.get(g)}`);
