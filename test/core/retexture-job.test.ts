@@ -1,4 +1,4 @@
-// The function the chat screen's /retexture calls, against the real double over HTTP.
+// The job the chat screen's /retexture, `medchat retexture` and `medchat task` run, against the real double over HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
@@ -6,7 +6,7 @@ import { runRetextureJob, type RetextureEvent } from '../../src/core/retexture/i
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { PNG_BYTES, writeTemp } from '../fixtures/images.js';
 
-describe('runRetextureJob (chat screen)', () => {
+describe('runRetextureJob (the chat screen and the commands)', () => {
   let d: ServiceDouble;
   before(async () => (d = await startServiceDouble()));
   after(() => d.close());
@@ -27,7 +27,7 @@ describe('runRetextureJob (chat screen)', () => {
     assert.equal(result.imageUrl, `${d.url}/mj/image/0900719925474099312.png`);
     assert.deepEqual(
       events.map((e) => (e.type === 'progress' ? `progress ${e.label}` : e.type)),
-      ['submitted', 'progress waiting', 'progress in progress 40%', 'progress done 100%', 'downloading'],
+      ['submitted', 'following', 'progress waiting', 'progress in progress 40%', 'progress done 100%', 'finished', 'downloading'],
     );
     assert.equal(result.preview?.protocol, 'blocks');
     assert.match(result.preview!.text, /▀/);

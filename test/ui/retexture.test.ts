@@ -60,7 +60,7 @@ test('Esc stops waiting for a task that never ends; the screen says how to follo
   await t.send(`/retexture ${image} sepia`);
   await t.waitForText(/◆ retexture · task 42 · .*Esc stops waiting/);
   t.press('\x1b');
-  await t.waitForText('stopped waiting; task 42 goes on: medchat task 42 --wait');
+  await t.waitForText('stopped waiting; task 42 goes on — follow it with: medchat task 42 --wait');
   await waitFor(() => !t.controller.busy, 5000, 'the screen to be free again');
   double.chat.enqueue({ content: ['Still answering.'] });
   await t.send('hello');

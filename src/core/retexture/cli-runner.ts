@@ -1,33 +1,23 @@
-/** The `medchat retexture` and `medchat task` commands: flags in, stdout/stderr and an exit code out. */
+/**
+ * The `medchat retexture` and `medchat task` commands: flags in, stdout/stderr and an exit code
+ * out. Both run the retexture job the chat screen runs (job.ts) and only present it.
+ */
 import { ConfigStore } from '../config-store.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { redactedJson } from '../secret-redactor.js';
 import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
-import { proxyFor } from '../http.js';
 import { shellQuote } from '../shell-quote.js';
-import { formatDuration } from '../text/format.js';
-import { abortOnStopSignals, exitCodeForSignal, type StopSignal } from '../signals.js';
+import { abortOnStopSignals, exitCodeForSignal } from '../signals.js';
 import { colourAllowed, isTty } from '../terminal.js';
-import { CommandDeadline } from './deadline.js';
-import { downloadImage, extensionMismatch, outputPathFor, resolveImageUrl, writeFileAtomic, type DownloadedImage } from './download.js';
-import { loadImageInput, parseMaxImageMb } from './image-input.js';
-import { renderPreview } from './preview.js';
+import { extensionMismatch, outputPathFor, writeFileAtomic } from './download.js';
+import { parseMaxImageMb } from './image-input.js';
+import { runRetextureJob, type KnownTask, type NewRetexture, type RetextureJobResult } from './job.js';
 import { ProgressReporter } from './progress.js';
 import { type ServiceConnection } from './service-http.js';
-import { checkNotifyHook, submitRetexture } from './submit.js';
-import {
-  comeBackCommand,
-  DEFAULT_POLL_INTERVAL_MS,
-  DEFAULT_TIMEOUT_MS,
-  fetchTask,
-  followTask,
-  isFinal,
-  outcomeError,
-  parseSeconds,
-  type FollowOutcome,
-} from './task-poll.js';
+import { checkNotifyHook } from './submit.js';
+import { comeBackCommand, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, parseSeconds, type TaskRecord } from './task-poll.js';
 import { checkTaskIdArgument } from './task-id.js';
 
 export interface ServiceFlags {
@@ -79,21 +69,6 @@ function followSettings(o: FollowFlags) {
 const forStream = (s: string, stream: NodeJS.WriteStream) => (isTty(stream) ? sanitizeForTerminal(s) : s);
 
 /**
- * Where a command is, for what a stop signal or the deadline means: before the service gave an
- * id (the job may or may not exist), while waiting, or while downloading a finished image.
- */
-interface Run {
-  phase: 'submit' | 'wait' | 'download';
-  id?: string;
-  deadline: CommandDeadline;
-  /** " through the proxy host:port" when requests go through one, for messages about silence. */
-  via: string;
-  stoppedBy: () => StopSignal | undefined;
-  o: FollowFlags;
-  io: Io;
-}
-
-/**
  * Once a command is over, end the process even if a connection is still open: a proxy that
  * hung up or never answered can leave the transport holding a socket (or reconnecting) after
  * the request was given up. Nothing printed is lost: it waits for stdout and stderr to drain.
@@ -116,40 +91,11 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   if (prompt === undefined || prompt.trim() === '') throw usageError('give a prompt: medchat retexture --image <file|url|-> "<prompt>"');
   if (o.image === undefined) throw usageError('give an image: --image <file|url|-> (- reads it from stdin)');
   const notifyHook = o.notifyHook !== undefined ? checkNotifyHook(o.notifyHook) : undefined;
-  const maxBytes = parseMaxImageMb(o.maxImageMb);
+  const maxImageBytes = parseMaxImageMb(o.maxImageMb);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
-  // --timeout bounds the whole command, from here.
-  const deadline = CommandDeadline.after(follow.timeoutMs);
-  const image = await loadImageInput(o.image, { maxBytes });
-  if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
-  const conn = connection(o);
-
-  const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
-  const run: Run = { phase: 'submit', deadline, via: viaProxy(conn), stoppedBy, o, io };
-  try {
-    const submitted = await submitRetexture(
-      conn,
-      { prompt, image: image.data ?? image.value, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined },
-      { signal: controller.signal, deadline },
-    );
-    const id = submitted.taskId;
-    run.id = id;
-    run.phase = 'wait';
-    const shown = forStream(id, io.stderr);
-    if (o.json) io.stdout.write(redactedJson(submitted.response) + '\n');
-    if (submitted.code === 21) io.stderr.write(`medchat: the service says task ${shown} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
-    if (submitted.code === 22) io.stderr.write(`medchat: task ${shown} is queued (code 22)${follow.wait ? '' : '; follow it with: ' + comeBackCommand(id)}\n`);
-    if (!follow.wait) {
-      if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
-      return ExitCode.ok;
-    }
-    return await followAndFinish(conn, run, follow, controller, 2);
-  } catch (err) {
-    throw explain(err, run);
-  } finally {
-    removeSignals();
-  }
+  const job: NewRetexture = { image: o.image, prompt, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined, maxImageBytes };
+  return runJobCommand(job, o, follow, io);
 }
 
 /** `medchat task <id>`. */
@@ -157,116 +103,108 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   const id = checkTaskIdArgument(rawId);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
-  const deadline = CommandDeadline.after(follow.timeoutMs);
-  if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
-  const conn = connection(o);
+  return runJobCommand({ taskId: id }, o, follow, io);
+}
+
+/**
+ * Run the job (job.ts, the same one the chat screen runs) and present it: progress on stderr,
+ * the result on stdout (the id, a status, the image URL, a path or the bytes; the service's
+ * JSON with --json), a preview on stderr. A stop signal ends it with that signal's exit code.
+ */
+async function runJobCommand(job: NewRetexture | KnownTask, o: FollowFlags, follow: ReturnType<typeof followSettings>, io: Io): Promise<number> {
   const { controller, stoppedBy, dispose: removeSignals } = abortOnStopSignals();
-  const run: Run = { phase: 'wait', id, deadline, via: viaProxy(conn), stoppedBy, o, io };
+  let id = 'taskId' in job ? job.taskId : undefined;
+  let reporter: ProgressReporter | undefined;
+  const stopReporter = () => {
+    reporter?.stop();
+    reporter = undefined;
+  };
+  /** The last record seen while waiting, and whether the task reached a final status. */
+  let last: TaskRecord | undefined;
+  let finished = false;
+  const previewHere = Boolean(o.preview) && isTty(io.stderr);
   try {
-    if (follow.wait) return await followAndFinish(conn, run, follow, controller, 0);
-    const record = await fetchTask(conn, id, { signal: controller.signal, deadline });
-    if (!isFinal(record.status)) {
-      if (o.json) io.stdout.write(redactedJson(record.raw) + '\n');
-      else io.stdout.write(`${forStream(record.status || 'PENDING', io.stdout)}${record.progress ? ' ' + forStream(record.progress, io.stdout) : ''}\n`);
-      return ExitCode.ok;
-    }
-    return await finish(conn, run, { kind: 'final', record, elapsedMs: 0 }, controller.signal);
+    const r = await runRetextureJob({
+      ...job,
+      connection: () => {
+        if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
+        return connection(o);
+      },
+      signal: controller.signal,
+      wait: follow.wait,
+      timeoutMs: follow.timeoutMs,
+      pollIntervalMs: follow.intervalMs,
+      // --output and --preview need the finished image.
+      download: o.output !== undefined || o.preview ? 'required' : false,
+      preview: previewHere ? { columns: Math.min(48, (io.stderr.columns || 80) - 2), protocol: colourAllowed(io.stderr) ? undefined : 'ascii' } : false,
+      wording: { timeout: '--timeout', fetchAgain: (taskId) => comeBackCommand(taskId, o.output !== undefined ? `--output ${shellQuote(o.output)}` : '--wait') },
+      onEvent: (e) => {
+        if (e.type === 'submitted') {
+          id = e.taskId;
+          const shown = forStream(id, io.stderr);
+          if (o.json) io.stdout.write(redactedJson(e.response) + '\n');
+          if (e.code === 21) io.stderr.write(`medchat: the service says task ${shown} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
+          if (e.code === 22) io.stderr.write(`medchat: task ${shown} is queued (code 22)${follow.wait ? '' : '; follow it with: ' + comeBackCommand(id)}\n`);
+        } else if (e.type === 'following') {
+          reporter = new ProgressReporter(io.stderr, e.taskId, { tty: isTty(io.stderr), colour: colourAllowed(io.stderr) });
+        } else if (e.type === 'progress') {
+          last = e.record;
+          reporter?.update(e);
+        } else if (e.type === 'retrying') {
+          reporter?.note(`${e.message} (retrying)`);
+        } else if (e.type === 'finished') {
+          stopReporter();
+          finished = true;
+          if (o.json) io.stdout.write(redactedJson(e.record.raw) + '\n');
+        }
+      },
+    });
+    return await present(r, o, io);
   } catch (err) {
-    throw explain(err, run);
+    stopReporter();
+    const signal = stoppedBy();
+    if (signal && err instanceof MedchatError) throw new MedchatError(err.message, exitCodeForSignal[signal] as ExitCodeValue, 'interrupted');
+    if (err instanceof MedchatError && err.kind === 'deadline' && id !== undefined) {
+      if (o.json && last && !finished) io.stdout.write(redactedJson(last.raw) + '\n');
+      // The id on stdout, so a script can come back to it.
+      if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
+    }
+    throw err;
   } finally {
+    stopReporter();
     removeSignals();
   }
 }
 
-/**
- * The one error a failure ends with. A stop signal wins (its own exit code: 130, 143, 129,
- * whatever was under way); the deadline exits 7 with the id on stdout and how to come back.
- */
-function explain(err: unknown, run: Run): unknown {
-  const signal = run.stoppedBy();
-  const { id, io, o } = run;
-  if (signal) {
-    const code = exitCodeForSignal[signal] as ExitCodeValue;
-    if (id === undefined) return new MedchatError('interrupted before the service answered; the job may or may not have been submitted', code, 'interrupted');
-    if (run.phase === 'download') return new MedchatError(`stopped the download; task ${shellQuote(id)} is done — get the image with: ${downloadCommand(id, o)}`, code, 'interrupted');
-    return new MedchatError(`stopped waiting; task ${shellQuote(id)} goes on — follow it with: ${comeBackCommand(id)}`, code, 'interrupted');
+async function present(r: RetextureJobResult, o: FollowFlags, io: Io): Promise<number> {
+  if (!r.record) {
+    // Submitted, not followed.
+    if (!o.json) io.stdout.write(forStream(r.taskId, io.stdout) + '\n');
+    return ExitCode.ok;
   }
-  if (!(err instanceof MedchatError) || (err.kind !== 'deadline' && err.kind !== 'deadline-cut')) return err;
-  const within = formatDuration(run.deadline.totalMs);
-  if (id === undefined) {
-    return new MedchatError(`the service did not answer the submit${run.via} within ${within} (--timeout); the job may or may not have been submitted`, ExitCode.deadline, 'deadline');
+  if (r.imageUrl === undefined) {
+    // A task looked at once, still pending.
+    if (o.json) io.stdout.write(redactedJson(r.record.raw) + '\n');
+    else io.stdout.write(`${forStream(r.record.status || 'PENDING', io.stdout)}${r.record.progress ? ' ' + forStream(r.record.progress, io.stdout) : ''}\n`);
+    return ExitCode.ok;
   }
-  // The id on stdout, so a script can come back to it.
-  if (!o.json) io.stdout.write(forStream(id, io.stdout) + '\n');
-  if (err.kind === 'deadline') return err; // waiting ran out: outcomeError already says how it stood
-  if (run.phase === 'download') {
-    return new MedchatError(`task ${shellQuote(id)} is done, but the image did not download within ${within}; get it later with: ${downloadCommand(id, o)}`, ExitCode.deadline, 'deadline');
-  }
-  return new MedchatError(`no answer about task ${shellQuote(id)}${run.via} within ${within}; check again later with: ${comeBackCommand(id)}`, ExitCode.deadline, 'deadline');
-}
-
-function viaProxy(conn: ServiceConnection): string {
-  const proxy = proxyFor(conn.baseUrl);
-  return proxy ? ` through the proxy ${proxy.host}` : '';
-}
-
-const downloadCommand = (id: string, o: FollowFlags) => comeBackCommand(id, o.output !== undefined ? `--output ${shellQuote(o.output)}` : '--wait');
-
-async function followAndFinish(conn: ServiceConnection, run: Run, follow: { intervalMs: number }, controller: AbortController, notFoundGrace: number): Promise<number> {
-  const { io, o } = run;
-  const id = run.id!;
-  const reporter = new ProgressReporter(io.stderr, id, { tty: isTty(io.stderr), colour: colourAllowed(io.stderr) });
-  let outcome: FollowOutcome;
-  try {
-    outcome = await followTask(conn, id, {
-      intervalMs: follow.intervalMs,
-      deadline: run.deadline,
-      signal: controller.signal,
-      notFoundGrace,
-      onUpdate: (u) => reporter.update(u),
-      onRetry: (err) => reporter.note(`${err.message} (retrying)`),
-    });
-  } finally {
-    reporter.stop();
-  }
-  if (outcome.kind === 'deadline' && o.json && outcome.record) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
-  return finish(conn, run, outcome, controller.signal);
-}
-
-async function finish(conn: ServiceConnection, run: Run, outcome: FollowOutcome, signal: AbortSignal): Promise<number> {
-  const { io, o } = run;
-  const id = run.id!;
-  const failure = outcomeError(outcome, id, run.deadline.totalMs, run.via);
-  if (outcome.kind === 'final' && o.json) io.stdout.write(redactedJson(outcome.record.raw) + '\n');
-  if (failure) throw failure;
-  const record = outcome.record!;
-  // Printed and fetched as the service's link resolved: absolute, http(s) only, no spaces or controls.
-  const imageUrl = resolveImageUrl(record.imageUrl!, conn.baseUrl);
-  let image: DownloadedImage | undefined;
-  if (o.output !== undefined || o.preview) {
-    run.phase = 'download';
-    image = await downloadImage(imageUrl, conn, { signal, deadline: run.deadline, taskId: id });
-  }
+  const image = r.image;
   if (o.output !== undefined && image) {
     if (o.output === '-') {
       io.stdout.write(image.bytes);
     } else {
-      const target = await outputPathFor(o.output, id, image.mime);
+      const target = await outputPathFor(o.output, r.taskId, image.mime);
       await writeFileAtomic(target, image.bytes);
       if (extensionMismatch(target, image.mime)) io.stderr.write(`medchat: note: the image is ${image.mime.slice(6).toUpperCase()}; saved as ${forStream(target, io.stderr)} anyway\n`);
       if (!o.json) io.stdout.write(forStream(target, io.stdout) + '\n');
     }
   } else if (!o.json) {
-    io.stdout.write(forStream(imageUrl, io.stdout) + '\n');
+    io.stdout.write(forStream(r.imageUrl, io.stdout) + '\n');
   }
   if (o.preview && image) {
-    if (!isTty(io.stderr)) {
-      io.stderr.write('medchat: no preview: stderr is not a terminal\n');
-    } else {
-      const preview = renderPreview(image.bytes, { columns: Math.min(48, (io.stderr.columns || 80) - 2), protocol: colourAllowed(io.stderr) ? undefined : 'ascii' });
-      if (preview) io.stderr.write(preview.text);
-      else io.stderr.write(`medchat: no preview for ${image.mime} images on this terminal\n`);
-    }
+    if (!isTty(io.stderr)) io.stderr.write('medchat: no preview: stderr is not a terminal\n');
+    else if (r.preview) io.stderr.write(r.preview.text);
+    else if (r.previewProblem) io.stderr.write(`medchat: ${r.previewProblem}\n`);
   }
   return ExitCode.ok;
 }

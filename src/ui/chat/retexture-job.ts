@@ -1,7 +1,5 @@
-import { toMedchatError } from '../../core/errors.js';
 import { sanitizeForTerminal } from '../../core/sanitize.js';
 import type { Settings } from '../../core/settings.js';
-import { shellQuote } from '../../core/shell-quote.js';
 import type { NewItem } from './screen-state.js';
 
 export interface RetextureHost {
@@ -10,6 +8,8 @@ export interface RetextureHost {
   readonly columns: number;
   previewProtocol: 'blocks' | 'ascii';
   pollMs?: number;
+  /** The job's deadline (default: the job's own, 15 minutes). */
+  timeoutMs?: number;
   print(...items: NewItem[]): void;
   /** Run the work as the screen's one job (see JobRunner). */
   runJob(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void>;
@@ -21,37 +21,30 @@ export async function retextureJob(host: RetextureHost, args: string): Promise<v
   const { splitImageAndPrompt, runRetextureJob } = await import('../../core/retexture/index.js');
   const { image, prompt } = splitImageAndPrompt(args);
   host.print({ kind: 'user', text: sanitizeForTerminal(`/retexture ${image} ${prompt}`) });
-  let taskId: string | undefined;
   await host.runJob('retexture · sending the image…', async (signal) => {
-    try {
-      const r = await runRetextureJob({
-        connection: host.settings,
-        image,
-        prompt,
-        signal,
-        ...(host.pollMs ? { pollIntervalMs: host.pollMs } : {}),
-        preview: { protocol: host.previewProtocol, columns: Math.max(8, Math.min(32, host.columns - 4)) },
-        onEvent: (e) => {
-          if (e.type === 'submitted') {
-            taskId = e.taskId;
-            host.setJobLabel(`retexture · task ${e.taskId} · submitted`);
-          } else if (e.type === 'progress' && e.changed) host.setJobLabel(`retexture · task ${e.taskId} · ${e.label}`);
-          else if (e.type === 'retrying') host.setJobLabel(`retexture · task ${e.taskId} · ${e.message}; trying again`);
-          else if (e.type === 'downloading') host.setJobLabel(`retexture · task ${e.taskId} · fetching the picture…`);
-        },
-      });
-      const done: NewItem[] = [
-        { kind: 'notice', tone: 'info', text: sanitizeForTerminal(`✓ retexture done · task ${r.taskId}`) },
-        { kind: 'notice', tone: 'plain', text: sanitizeForTerminal(r.image?.url ?? r.imageUrl) },
-      ];
-      // The preview is medchat's own drawing (coloured blocks), printed as it is.
-      if (r.preview) done.push({ kind: 'notice', tone: 'plain', text: r.preview.text.replace(/\n+$/, '') });
-      else if (r.previewProblem) done.push({ kind: 'notice', tone: 'info', text: sanitizeForTerminal(`no preview: ${r.previewProblem}`) });
-      host.print(...done);
-    } catch (err) {
-      const e = toMedchatError(err);
-      if (e.kind === 'interrupted' && taskId) throw Object.assign(e, { message: `stopped waiting; task ${shellQuote(taskId)} goes on: medchat task ${shellQuote(taskId)} --wait` });
-      throw e;
-    }
+    // The job `medchat retexture --wait` runs: its failures, deadline and stop read the same here.
+    const r = await runRetextureJob({
+      connection: host.settings,
+      image,
+      prompt,
+      signal,
+      ...(host.pollMs ? { pollIntervalMs: host.pollMs } : {}),
+      ...(host.timeoutMs ? { timeoutMs: host.timeoutMs } : {}),
+      preview: { protocol: host.previewProtocol, columns: Math.max(8, Math.min(32, host.columns - 4)) },
+      onEvent: (e) => {
+        if (e.type === 'submitted') host.setJobLabel(`retexture · task ${e.taskId} · submitted`);
+        else if (e.type === 'progress' && e.changed) host.setJobLabel(`retexture · task ${e.taskId} · ${e.label}`);
+        else if (e.type === 'retrying') host.setJobLabel(`retexture · task ${e.taskId} · ${e.message}; trying again`);
+        else if (e.type === 'downloading') host.setJobLabel(`retexture · task ${e.taskId} · fetching the picture…`);
+      },
+    });
+    const done: NewItem[] = [
+      { kind: 'notice', tone: 'info', text: sanitizeForTerminal(`✓ retexture done · task ${r.taskId}`) },
+      { kind: 'notice', tone: 'plain', text: sanitizeForTerminal(r.imageUrl ?? '') },
+    ];
+    // The preview is medchat's own drawing (coloured blocks), printed as it is.
+    if (r.preview) done.push({ kind: 'notice', tone: 'plain', text: r.preview.text.replace(/\n+$/, '') });
+    else if (r.previewProblem) done.push({ kind: 'notice', tone: 'info', text: sanitizeForTerminal(r.previewProblem) });
+    host.print(...done);
   });
 }
