@@ -1,7 +1,6 @@
 import { usageError } from '../core/errors.js';
-import { writeUserFile } from '../core/io/user-file.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
-import { sessionToJson, sessionToMarkdown } from '../core/sessions/export.js';
+import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../core/sessions/export.js';
 import { SessionStore } from '../core/sessions/store.js';
 import { isTty } from '../core/terminal.js';
 import { formatListTime } from '../core/text/format.js';
@@ -44,13 +43,14 @@ export async function sessionsShow(ref: string, o: { reasoning?: boolean }): Pro
 }
 
 export async function sessionsExport(ref: string, o: { format?: string; output?: string; reasoning?: boolean }): Promise<number> {
-  const format = (o.format ?? (o.output && /\.json$/i.test(o.output) ? 'json' : 'md')).toLowerCase();
-  if (format !== 'md' && format !== 'markdown' && format !== 'json') throw usageError(`--format must be md or json (got "${o.format}")`);
+  const asked = (o.format ?? (o.output ? formatForFile(o.output) : 'md')).toLowerCase();
+  if (asked !== 'md' && asked !== 'markdown' && asked !== 'json') throw usageError(`--format must be md or json (got "${o.format}")`);
+  const format = asked === 'json' ? 'json' : 'md';
   const store = new SessionStore();
   const data = store.load(store.resolve(ref));
-  const text = format === 'json' ? sessionToJson(data, { reasoning: Boolean(o.reasoning) }) : sessionToMarkdown(data, { reasoning: Boolean(o.reasoning) });
+  const text = renderExport(data, format, { reasoning: Boolean(o.reasoning) });
   if (o.output && o.output !== '-') {
-    writeUserFile(o.output, text);
+    writeExport(o.output, text);
     process.stderr.write(`exported ${data.id} to ${o.output}\n`);
     return 0;
   }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ConfigStore } from '../../src/core/config-store.js';
+import { emptyContextState } from '../../src/core/context.js';
 import { Conversation } from '../../src/core/conversation.js';
 import { MedchatError } from '../../src/core/errors.js';
 import { FileWriteError, writeFileAtomic } from '../../src/core/io/atomic-file.js';
@@ -12,7 +13,7 @@ import { writeFileAtomic as writeDownload } from '../../src/core/retexture/downl
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { exportConversation } from '../../src/ui/export.js';
+import { sessionToMarkdown, writeExport } from '../../src/core/sessions/export.js';
 import { PromptHistory } from '../../src/ui/prompt-history.js';
 import { FaultyFileOps, SEED, afterCommit, describe, faultCases, leftovers, type FaultCase } from '../support/faulty-fs.js';
 import { testSettings } from '../support/settings.js';
@@ -231,7 +232,14 @@ test('/export: a fault at every call keeps the previous export', (t) => {
     t,
     '/export',
     () => (fs.writeFileSync(path.join(dir, 'chat.md'), 'older\n'), path.join(dir, 'chat.md')),
-    (ops) => attempt(() => exportConversation(c, 'medical-large-latest', 'chat.md', dir, ops)),
+    (ops) =>
+      attempt(() =>
+        writeExport(
+          path.join(dir, 'chat.md'),
+          sessionToMarkdown({ data: { format: 'medchat-session', version: 1, id: 'x', title: 'q', createdAt: '', updatedAt: '', model: 'medical-large-latest', system: c.system, turns: c.turns, context: emptyContextState() }, saved: false }),
+          ops,
+        ),
+      ),
   );
   assert.equal(fs.statSync(path.join(dir, 'chat.md')).mode & 0o777, 0o600);
 });

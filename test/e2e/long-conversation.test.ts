@@ -77,7 +77,7 @@ test('one message too long for the window is refused before sending, with the nu
   const before = double.chat.requests.length;
   const r = await runCli(['--max-tokens', '1024'], { baseUrl: double.url, home, stdin: 'atrial fibrillation '.repeat(20_000) });
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /too long for the model: about \d+ tokens, but the 16384-token window leaves 15360 for the prompt after 1024 for the answer/);
+  assert.match(r.stderr, /too long for the model: about [\d.]+k tokens, but the 16k window leaves 15\.4k for the prompt after 1k for the answer/);
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
 });
 

@@ -1,6 +1,6 @@
 import { codeBlocks } from '../../core/markdown/code-blocks.js';
 import { copyText, describeCopy, systemClipboard } from '../clipboard.js';
-import { conversationToMarkdown } from '../export.js';
+import { exportSourceFor, sessionToMarkdown } from '../../core/sessions/export.js';
 import type { SlashCommand } from './types.js';
 
 /**
@@ -21,7 +21,7 @@ export const copy: SlashCommand = {
     };
     if (m[3]) {
       if (chat.conversation.turns.length === 0) return chat.notice('nothing to copy yet', 'warn');
-      return send('the conversation as Markdown', conversationToMarkdown(chat.conversation, chat.settings.model));
+      return send('the conversation as Markdown', sessionToMarkdown(exportSourceFor(chat.session, chat.store), { reasoning: true }));
     }
     // With the privacy guard's redact mode, the answer as shown (the values put back), not as sent.
     const last = [...chat.conversation.turns].reverse().find((t) => t.answer);

@@ -1,13 +1,19 @@
-import { exportConversation } from '../export.js';
+import path from 'node:path';
+import { defaultExportName, exportSourceFor, formatForFile, renderExport, writeExport } from '../../core/sessions/export.js';
 import type { SlashCommand } from './types.js';
 
+/**
+ * `/export [file.md|file.json]`: the conversation with its reasoning, written by the exporter
+ * `medchat sessions export --reasoning` uses, so the two files are the same byte for byte.
+ */
 export const exportCommand: SlashCommand = {
   name: 'export',
   args: '[file.md|file.json]',
   help: 'save the conversation, with reasoning (default: medchat-<date>.md here)',
   run(chat, args) {
     if (chat.conversation.turns.length === 0) return chat.notice('nothing to export yet', 'warn');
-    const file = exportConversation(chat.conversation, chat.settings.model, args || undefined);
+    const file = path.resolve(args.trim() || defaultExportName());
+    writeExport(file, renderExport(exportSourceFor(chat.session, chat.store), formatForFile(file), { reasoning: true }));
     chat.notice(`saved ${file}`);
   },
 };

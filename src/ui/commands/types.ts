@@ -1,6 +1,7 @@
 import type { Conversation } from '../../core/conversation.js';
 import type { ActiveRole, RoleSettings } from '../../core/roles/active.js';
 import type { ChatSession } from '../../core/sessions/chat-session.js';
+import type { SessionStore } from '../../core/sessions/store.js';
 import type { Settings } from '../../core/settings.js';
 import type { ChatSnapshot } from '../chat/screen-state.js';
 
@@ -12,6 +13,8 @@ export interface ChatCommandHost {
   readonly settings: Settings;
   readonly conversation: Conversation;
   readonly session: ChatSession;
+  /** Where the session is saved (what `medchat sessions` reads). */
+  readonly store: SessionStore;
   readonly commands: readonly SlashCommand[];
   /** The role in use (`-r`, `/role`); its `base` is what `/role off` restores. */
   readonly role: ActiveRole | undefined;
