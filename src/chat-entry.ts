@@ -3,28 +3,18 @@ import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';
 import { resolveSettings, type Settings } from './core/settings.js';
-import { readStdinText, stdinLimitFor } from './core/stdin.js';
-import { isTty } from './core/terminal.js';
+import { stdinLimitFor } from './core/stdin.js';
 import { refuseFilesThatCannotFit } from './core/inputs/fit.js';
-import { readInputFiles } from './core/inputs/files.js';
 import { plannerForFlags } from './core/request-plan.js';
 import { currentRoleSettings } from './core/roles/active.js';
-import { nothingToAskError, runOneShot } from './oneshot.js';
+import { runOneShot } from './oneshot.js';
+import { decideEntry, readQuestion } from './entry-decision.js';
 import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
-  if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
-  const files = o.file ?? [];
-  if (o.schema !== undefined && o.jsonl) throw usageError('--schema prints one JSON value at the end; it cannot stream with --jsonl (use --json)');
-  const positional = words.length ? words.join(' ') : undefined;
-  if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
-  const prompt = o.prompt ?? positional;
-  const stdinAsFile = files.includes('-');
-  if (stdinAsFile && o.stdin === false) throw usageError('-f - reads stdin, which --no-stdin ignores; choose one');
-  const stdinPiped = o.stdin !== false && !isTty(process.stdin) && !stdinAsFile;
-  const interactive = prompt === undefined && !stdinPiped && files.length === 0 && isTty(process.stdin) && isTty(process.stdout);
-  if (interactive && o.schema !== undefined) throw usageError('--schema works for one question: pass it, e.g. medchat --schema … "…", or pipe text in');
+  // The same decision `medchat demo` makes (entry-decision.ts).
+  const entry = decideEntry(words, o);
 
   if (o.continue && o.resume !== undefined) throw usageError('choose one of --continue and --resume');
   const resume = o.resume !== undefined ? o.resume : o.continue ? 'latest' : undefined;
@@ -40,7 +30,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('./core/sessions/chat-session.js');
 
-  if (interactive) {
+  if (entry.interactive) {
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
@@ -51,18 +41,12 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
   // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
   const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
-  const maxBytes = stdinLimitFor(settings.contextWindow);
-  const fileInputs = await readInputFiles(files, { maxBytes, stdinIsTerminal: isTty(process.stdin) });
-  const stdinText = stdinPiped ? await readStdinText(process.stdin, maxBytes) : undefined;
-  if (prompt === undefined && !stdinText?.trim() && fileInputs.length === 0) {
-    if (role) throw usageError(`role ${role.name} needs text to work on: pipe it in or name a file, e.g. medchat -r ${role.name} < notes.txt`);
-    throw nothingToAskError(isTty(process.stdout) || isTty(process.stdin));
-  }
-  const plan = planner.plan({ prompt, stdin: stdinText, files: fileInputs });
+  const question = await readQuestion(entry, { maxBytes: stdinLimitFor(settings.contextWindow), role: role?.name });
+  const plan = planner.plan(question);
   await refuseFilesThatCannotFit(plan.messages, plan.files, settings);
   return runOneShot(
     settings,
-    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning ?? 'show', session, plan, privacy },
+    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning ?? 'show', session, plan, privacy },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

@@ -97,17 +97,29 @@ function report(err: MedchatError): void {
   process.stderr.write(`medchat: ${sanitizeLine(err.message)}\n`);
 }
 
+/** `medchat config set`: the words that run `cmd`, for its --help. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({
-    writeErr: (s) => {
-      // commander's own messages ("error: unknown option '--x'") become our one line, with the next step.
-      const line = s.trim().replace(/^error: /, '');
-      if (line) process.stderr.write(`medchat: ${sanitizeLine(line)} (see medchat --help)\n`);
-    },
-  });
-  for (const cmd of program.commands) cmd.exitOverride();
+  // Every command, subcommands of subcommands included (commander copies these settings only to
+  // commands made after them): a usage error is our one line with the next step, exit 2.
+  const everyCommand = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(everyCommand)];
+  for (const cmd of everyCommand(program)) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      // commander's own error messages ("error: unknown option '--x'") become our one line, with the
+      // next step; help it prints (e.g. `medchat config` alone) goes out as it is.
+      outputError: (s, write) => {
+        const line = s.trim().replace(/^error: /, '');
+        if (line) write(`medchat: ${sanitizeLine(line)} (see ${commandPath(cmd)} --help)\n`);
+      },
+    });
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -1,11 +1,12 @@
-import type { Command } from 'commander';
-
 /**
  * `medchat demo [-p question]`: the whole program against a built-in stand-in service on
  * 127.0.0.1, with no account and no key. Nothing touches the user's config, key or sessions:
  * settings are fixed here, the config file is never read, and everything the chat screen would
  * store goes to a temporary folder that is removed on exit.
  */
+import { Option, type Command } from 'commander';
+import type { DemoFlags } from '../demo/run-demo.js';
+
 export function registerDemo(program: Command): void {
   program
     .command('demo')
@@ -15,9 +16,9 @@ export function registerDemo(program: Command): void {
     .option('--no-think', 'answer without the reasoning block')
     .option('--json', 'one-shot: print one JSON object at the end')
     .option('--jsonl', 'one-shot: print one JSON event per line')
-    .option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr', 'show')
+    .addOption(new Option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr').choices(['show', 'hide']).default('show'))
     .option('--fast', 'stream as fast as possible (for trying pipes)')
-    .action(async (words: string[], o: { prompt?: string; think?: boolean; json?: boolean; jsonl?: boolean; reasoning?: string; fast?: boolean }) => {
+    .action(async (words: string[], o: DemoFlags) => {
       const { runDemo } = await import('../demo/run-demo.js');
       process.exitCode = await runDemo(words, o);
     });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { usageError } from '../core/errors.js';
 import type { Settings } from '../core/settings.js';
-import { readStdinText } from '../core/stdin.js';
-import { isTty } from '../core/terminal.js';
-import { composeUserText, nothingToAskError, runOneShot } from '../oneshot.js';
+import { composeQuestion } from '../core/inputs/blocks.js';
+import { stdinLimitFor } from '../core/stdin.js';
+import { decideEntry, readQuestion } from '../entry-decision.js';
+import { runOneShot } from '../oneshot.js';
 import { samplePng } from './demo-retexture.js';
 import { startDemoService } from './demo-service.js';
 
@@ -16,7 +16,7 @@ export interface DemoFlags {
   think?: boolean;
   json?: boolean;
   jsonl?: boolean;
-  reasoning?: string;
+  reasoning: 'show' | 'hide';
   fast?: boolean;
 }
 
@@ -38,12 +38,9 @@ export function demoSettings(baseUrl: string, thinking: boolean): Settings {
 }
 
 export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
-  if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
-  if (o.reasoning !== 'show' && o.reasoning !== 'hide') throw usageError('--reasoning must be show or hide');
-  const positional = words.length ? words.join(' ') : undefined;
-  const prompt = o.prompt ?? positional;
-  const stdinPiped = !isTty(process.stdin);
-  const interactive = prompt === undefined && !stdinPiped && isTty(process.stdout);
+  // The same decision `medchat` makes (entry-decision.ts): output, question, stdin, chat screen or not.
+  const entry = decideEntry(words, o);
+  const interactive = entry.interactive;
 
   // Anything the program would write (prompt history, sessions) goes to a folder that is removed at the end.
   const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-demo-'));
@@ -61,13 +58,11 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
       const { runInteractive } = await import('../ui/run-interactive.js');
       return await runInteractive(settings, { incognito: true, demo: true });
     }
-    const stdinText = stdinPiped ? await readStdinText() : undefined;
-    // As `medchat` itself: with no question and nothing piped in, say what to do instead of answering something.
-    const userText = composeUserText(prompt, stdinText);
-    if (!userText.trim()) throw nothingToAskError(isTty(process.stdout) || isTty(process.stdin));
+    // Read and composed as `medchat` does it: files, then piped text, then the question.
+    const question = await readQuestion(entry, { maxBytes: stdinLimitFor(settings.contextWindow) });
     return await runOneShot(
       settings,
-      { userText, stream: true, json: Boolean(o.json), jsonl: Boolean(o.jsonl), reasoning: o.reasoning },
+      { userText: composeQuestion(question), stream: true, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning },
       { stdout: process.stdout, stderr: process.stderr },
     );
   } finally {

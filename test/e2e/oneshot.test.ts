@@ -162,6 +162,17 @@ test('exit 2: unknown flags get one line and a pointer to --help', async () => {
   assert.equal(r.stderr, "medchat: unknown option '--frobnicate' (see medchat --help)\n");
 });
 
+test('exit 2: usage errors of a subcommand are one line too, pointing at its own --help (not a raw "error:" line, not exit 1)', async () => {
+  const unknown = await runCli(['retexture', '--frobnicate'], { baseUrl: double.url });
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.stderr, "medchat: unknown option '--frobnicate' (see medchat retexture --help)\n");
+  const missing = await runCli(['config', 'set'], { baseUrl: double.url });
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr, "medchat: missing required argument 'key' (see medchat config set --help)\n");
+  const help = await runCli(['config'], { baseUrl: double.url });
+  assert.match(help.stderr, /^Usage: medchat config /, 'help is printed as it is');
+});
+
 test('exit 3: the key is refused', async () => {
   double.chat.enqueue({ status: 401, body: JSON.stringify({ error: { message: 'Invalid API key', type: 'invalid_request_error', code: 'invalid_api_key' } }) });
   const r = await runCli(['q'], { baseUrl: double.url });
