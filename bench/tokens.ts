@@ -10,6 +10,9 @@ const loadMs = performance.now() - t0;
 
 // A varied clinical history in English and Chinese: no two turns alike, so nothing is cached by accident.
 const conv = new Conversation('You are a careful clinical assistant. Answer in the language of the question.');
+const settings = { contextWindow: 1_000_000, compressAt: 0.8, compress: 'summarise', maxTokens: 8192 } as never;
+/** Every turn as a request resends it (nothing folded: the window is far larger). */
+const whole = () => new ContextManager(settings).messagesFor(conv, null);
 const words = ['chest pain', 'metformin 1000 mg', 'eGFR 54', 'HbA1c 7.2%', '血压 150/95', '胸闷', '二甲双胍', 'troponin', 'ECG', 'statin', '肌酐 110 µmol/L', 'dyspnoea'];
 let i = 0;
 while (true) {
@@ -17,10 +20,9 @@ while (true) {
   t.answer = `Assessment ${i}: ` + Array.from({ length: 240 }, (_, k) => `${words[(i * 5 + k) % words.length]} (${k * i})`).join('; ') + '.';
   t.status = 'complete';
   i++;
-  if (countMessages(conv.toWireMessages(undefined)) > 128_000) break;
+  if (countMessages(whole()) > 128_000) break;
 }
-const messages = conv.toWireMessages(undefined);
-const settings = { contextWindow: 1_000_000, compressAt: 0.8, compress: 'summarise', maxTokens: 8192 } as never;
+const messages = whole();
 
 clearCountCache();
 let t = performance.now();

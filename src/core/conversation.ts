@@ -1,12 +1,11 @@
-import type { Usage } from './chat-events.js';
-import type { WireMessage } from './chat-request.js';
-
 /**
  * The conversation as medchat keeps it: the system prompt and the turns, each with what the
  * user asked, what came back (answer and reasoning), and how it ended. The service is stateless,
- * so `toWireMessages` is what every request resends; reasoning is kept for display and export
- * only and never sent back.
+ * so every request resends the turns (context.ts makes the messages, folding old turns into a
+ * summary); reasoning is kept for display and export only and never sent back.
  */
+import type { Usage } from './chat-events.js';
+
 export type TurnStatus = 'pending' | 'streaming' | 'complete' | 'interrupted' | 'incomplete' | 'failed';
 
 export interface Turn {
@@ -62,21 +61,5 @@ export class Conversation {
 
   get lastTurn(): Turn | undefined {
     return this.turns[this.turns.length - 1];
-  }
-
-  /**
-   * The messages to send. Turns that produced no answer (failed, or interrupted before any text)
-   * are left out, except the one being asked now, so the roles keep alternating.
-   */
-  toWireMessages(upTo: Turn | undefined = this.lastTurn): WireMessage[] {
-    const out: WireMessage[] = [];
-    if (this.system) out.push({ role: 'system', content: this.system });
-    for (const t of this.turns) {
-      out.push({ role: 'user', content: t.user });
-      if (t === upTo) break;
-      if (t.answer) out.push({ role: 'assistant', content: t.answer });
-      else out.pop();
-    }
-    return out;
   }
 }

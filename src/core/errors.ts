@@ -1,5 +1,5 @@
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
-import { maskKey, redact } from './secret-redactor.js';
+import { redact } from './secret-redactor.js';
 
 /**
  * A failure the user can act on: one line saying what happened and what to do next,
@@ -26,9 +26,6 @@ export { registerSecret } from './secret-redactor.js';
 export function redactSecrets(text: string): string {
   return redact(text);
 }
-
-/** `sk-…a1b2`, like `config list` shows it. */
-export const maskForMessage = maskKey;
 
 export const usageError = (message: string) => new MedchatError(message, ExitCode.usage, 'usage');
 

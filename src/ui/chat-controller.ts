@@ -54,7 +54,6 @@ export class ChatController implements ChatCommandHost {
   private columns: number;
   private rows: number;
   private last: LastStats | undefined;
-  private pendingRefresh = false;
   private exitRequested = false;
   /** The session a question was last sent in: the one `medchat -c` continues after exit. */
   private saidIn: ChatSession | undefined;
@@ -285,7 +284,6 @@ export class ChatController implements ChatCommandHost {
    * printed again: the terminal keeps it, and reflows it on a resize.
    */
   refresh(): void {
-    this.pendingRefresh = false;
     this.opts.redraw?.();
     this.changed();
   }
@@ -467,8 +465,7 @@ export class ChatController implements ChatCommandHost {
     else this.push(...done.print, ...this.after.release());
     this.meter.invalidate();
     if (outcome.status === 'failed') this.input.dropQueued('not sent, because the answer failed');
-    if (this.pendingRefresh) this.refresh();
-    else this.changed();
+    this.changed();
     this.input.drain();
   }
 
