@@ -1,16 +1,6 @@
 import { Box, Text } from 'ink';
 import { thinkingRows } from './text/live-rows.js';
-import { FOLD_HINT, reasoningTitle } from './transcript-text.js';
 import { TurnSeconds } from './turn-seconds.js';
-
-/** The folded reasoning line (`▸ Thought for 8.2s · 612 tokens · Ctrl+O to read`): Ctrl+O opens the transcript viewer, which shows it whole. */
-export function ReasoningFold({ ms, tokens }: { ms: number; tokens: number }) {
-  return (
-    <Text dimColor>
-      ▸ {reasoningTitle(ms, tokens)} · {FOLD_HINT}
-    </Text>
-  );
-}
 
 /**
  * While reasoning streams: `Thinking… 8s` (the answer's seconds since it was sent, the footer's

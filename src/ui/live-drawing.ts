@@ -1,16 +1,13 @@
-import chalk from 'chalk';
 import type { ChatController, StaticItem } from './chat-controller.js';
 import type { Caret, FrameWriter } from './frame-writer.js';
 import { LiveRows } from './live-rows.js';
-import { terminalHyperlinks } from '../core/hyperlinks.js';
-import { renderMarkdown } from './text/markdown.js';
-import { textWidth, wrapLine } from './text/width.js';
+import { SCREEN, itemLines } from './printed-lines.js';
 
 /**
  * While an answer streams, most frames change nothing but its text, and now and then a finished
  * paragraph is printed above. Both are drawn here, through the frame writer, without React or
- * Ink: `repaint` redraws the streaming rows, `print` prints finished paragraphs the way the
- * transcript's <Static> would. Everything else (and any time the writer cannot) goes through Ink.
+ * Ink: `repaint` redraws the streaming rows, `print` prints finished paragraphs in the lines the
+ * transcript's <Static> would print for them (printed-lines.ts). Everything else (and any time the writer cannot) goes through Ink.
  */
 export class LiveDrawing {
   readonly rows: LiveRows;
@@ -35,7 +32,7 @@ export class LiveDrawing {
   print(items: readonly StaticItem[]): boolean {
     if (!items.every((i) => i.kind === 'answer')) return false;
     const width = Math.min(this.rows.width, this.columns());
-    const lines = items.flatMap((i) => answerLines(i.kind === 'answer' ? i.text : '', width));
+    const lines = items.flatMap((i) => itemLines(i, width, SCREEN));
     if (!this.writer.print(lines)) return false;
     for (const i of items) this.printed.add(i.id);
     return true;
@@ -45,14 +42,4 @@ export class LiveDrawing {
   forStatic(items: readonly StaticItem[]): readonly StaticItem[] {
     return this.printed.size ? items.filter((i) => !this.printed.has(i.id)) : items;
   }
-}
-
-/**
- * A finished answer paragraph as the transcript prints it: a blank line, then its Markdown, no wider than `width`,
- * but for an address longer than the width: that keeps a row of its own, for the terminal to wrap (the frame writer
- * writes it in one piece), so copying or clicking it gets it whole.
- */
-export function answerLines(text: string, width: number): string[] {
-  const body = renderMarkdown(text, { width, colour: chalk.level > 0, hyperlinks: chalk.level > 0 && terminalHyperlinks(), wholeUrls: true }).split('\n');
-  return ['', ...body.flatMap((l) => (textWidth(l) > width ? wrapLine(l, width, '', true) : [l]))];
 }

@@ -3,7 +3,8 @@ import type { ChatController } from './chat-controller.js';
 import { highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from './pager.js';
 import type { Key } from './text/keys.js';
 import { pinClusters } from './text/width.js';
-import { itemLines, liveLines } from './transcript-text.js';
+import { VIEWER, itemLines } from './printed-lines.js';
+import { liveLines } from './transcript-text.js';
 
 /**
  * Ctrl+O: the whole conversation, every answer's reasoning written out, in a full-screen pager on
@@ -12,7 +13,8 @@ import { itemLines, liveLines } from './transcript-text.js';
  * scrollback is touched. While it is open, what the chat screen draws is held (see HeldOutput)
  * and drawn when it closes; an answer streaming meanwhile goes on, and shows here as it grows.
  *
- * This is the thin part: the paging is pager.ts, the lines transcript-text.ts. It draws with a
+ * This is the thin part: the paging is pager.ts, the lines printed-lines.ts (the items, as the
+ * screen prints them) and transcript-text.ts (the turn still streaming). It draws with a
  * few escape codes rather than Ink, which cannot draw two screens at once.
  */
 export type TranscriptSource = Pick<ChatController, 'snapshot' | 'subscribe' | 'liveTurn'>;
@@ -123,7 +125,7 @@ export class TranscriptViewer {
     for (const item of this.source.snapshot().items) {
       let lines = this.cache.get(item.id);
       if (!lines) {
-        lines = itemLines(item, width);
+        lines = itemLines(item, width, VIEWER);
         this.cache.set(item.id, lines);
       }
       out.push(...lines);

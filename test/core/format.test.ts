@@ -6,7 +6,7 @@ import { outcomeError } from '../../src/core/retexture/task-poll.js';
 import { formatDuration, formatListTime, formatSeconds, formatTokens, formatWindow, tokensWord } from '../../src/core/text/format.js';
 import { statsText } from '../../src/ui/chat/live-turn.js';
 import { meterText } from '../../src/ui/text/format.js';
-import { reasoningTitle } from '../../src/ui/transcript-text.js';
+import { reasoningTitle } from '../../src/ui/printed-lines.js';
 
 // One form for a token count and one for a length of time, wherever medchat shows one.
 

@@ -5,8 +5,8 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { FrameWriter } from '../../src/ui/frame-writer.js';
 import { Input } from '../../src/ui/Input.js';
-import { answerLines } from '../../src/ui/live-drawing.js';
 import { LiveRows } from '../../src/ui/live-rows.js';
+import { SCREEN, itemLines } from '../../src/ui/printed-lines.js';
 import type { LiveTurn } from '../../src/ui/chat-controller.js';
 import { clusterEnd, clusters, stripAnsi, textWidth } from '../../src/ui/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
@@ -125,7 +125,7 @@ test('Markdown tables with emoji, CJK, Thai and flags line up: every border in o
     w.setLiveRows({ marker: '<live>', rows: () => [''] });
     w.write('› doses?\n' + LIVE);
     w.flush();
-    const printed = answerLines(table, cols);
+    const printed = itemLines({ id: 'a', kind: 'answer', text: table }, cols, SCREEN);
     assert.equal(w.print(printed), true);
     await term.settled();
     const lines = term.lines();

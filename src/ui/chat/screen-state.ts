@@ -11,8 +11,9 @@ import type { Meter } from '../text/format.js';
  */
 export type StaticItem =
   /**
-   * `thinking` and `role` as they are now (the transcript viewer shows them). The printed header,
-   * printed once, does not show thinking on/off: the footer does, and follows /think.
+   * `role` as it is now (the transcript viewer shows it; the terminal keeps the header as it was
+   * printed). Thinking on/off is not shown in the header, on the screen or in the viewer: the
+   * footer shows it and follows /think. (`thinking` is kept up to date but shown nowhere.)
    */
   | { id: string; kind: 'header'; version: string; model: string; thinking: boolean; host: string; disclaimer: boolean; role?: string }
   | { id: string; kind: 'user'; text: string }
