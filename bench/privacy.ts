@@ -6,7 +6,7 @@
 // direct recall 0.942, precision 0.988 (14 notes; misses: names with no label colon or with "71," for an age, an
 // address block without a street number). Those first looks are the honest estimate for notes nobody tuned on.
 // Run: npx tsx bench/privacy.ts [--misses]   (--misses lists every miss and every wrong finding)
-// Goals (issue 14): recall >= 0.97 on direct identifiers (names, MRN, phone, e-mail, ids, addresses, full dates),
+// Goals: recall >= 0.97 on direct identifiers (names, MRN, phone, e-mail, ids, addresses, full dates),
 // precision >= 0.90, under 20 ms per page. A page is 3,000 characters (about 500 words).
 import { DIRECT_KINDS, KINDS } from '../src/core/privacy/kinds.js';
 import { scan } from '../src/core/privacy/scanner.js';

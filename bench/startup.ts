@@ -4,7 +4,7 @@
 // Node 22 and 24 from the npm registry's `node` package). BENCH_RUNS: runs per figure (default 9).
 // Each figure is the median wall time from spawn to the thing being there, with the cache off
 // (NODE_DISABLE_COMPILE_CACHE=1) and on (a cache folder of its own, filled by one run first); `node -e 0` is the floor.
-// Goal (issue 15): first paint <= 0.15 s on Node 24 with the cache.
+// Goal: first paint <= 0.15 s on Node 24 with the cache.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

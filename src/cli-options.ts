@@ -22,7 +22,7 @@ export interface ChatFlags {
   json?: boolean;
   jsonl?: boolean;
   stdin: boolean;
-  /** Sessions (issue 4): continue the last conversation, resume one, or save nothing. */
+  /** Sessions: continue the last conversation, resume one, or save nothing. */
   continue?: boolean;
   resume?: string;
   incognito?: boolean;

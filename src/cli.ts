@@ -40,8 +40,8 @@ function buildProgram(): Command {
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
     .option('--incognito', 'save nothing on disk: no session, no prompt history');
-  addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file (issue 13)
-  addPrivacyOptions(program); // --privacy, --shift-dates (issue 14)
+  addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file
+  addPrivacyOptions(program); // --privacy, --shift-dates
   addServiceOptions(program);
   program.addHelpText(
     'after',

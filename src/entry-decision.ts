@@ -27,7 +27,7 @@ export interface Terminals {
   stdout: boolean;
 }
 
-export interface EntryDecision {
+interface EntryDecision {
   prompt?: string;
   output: 'text' | 'json' | 'jsonl';
   /** `-f` files in the order given (`-` is stdin, read as a file). */
@@ -39,7 +39,7 @@ export interface EntryDecision {
   terminals: Terminals;
 }
 
-export const currentTerminals = (): Terminals => ({ stdin: isTty(process.stdin), stdout: isTty(process.stdout) });
+const currentTerminals = (): Terminals => ({ stdin: isTty(process.stdin), stdout: isTty(process.stdout) });
 
 export function decideEntry(words: string[], o: EntryFlags, tty: Terminals = currentTerminals()): EntryDecision {
   if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
@@ -57,7 +57,7 @@ export function decideEntry(words: string[], o: EntryFlags, tty: Terminals = cur
 }
 
 /** A one-shot question's parts, read: the -p or the words, piped stdin, the -f files. */
-export interface QuestionParts {
+interface QuestionParts {
   prompt?: string;
   stdin?: string;
   files: InputFile[];

@@ -4,7 +4,7 @@ import { addPrivacyOptions } from './privacy-options.js';
 import { addRoleOption, addSchemaOptions } from './script-options.js';
 
 /** The options of `medchat batch` besides the service ones (defined here, so cli.ts stays as it is). */
-export function addBatchOptions(cmd: Command): Command {
+function addBatchOptions(cmd: Command): Command {
   return cmd
     .option('-o, --output <file>', 'append the answers here (JSON lines); rerunning skips what is answered (default: stdout, no resume)')
     .option('-j, --jobs <n>', 'questions in flight at once; lowered by itself when the service limits requests (default 4)')

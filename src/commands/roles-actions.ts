@@ -62,7 +62,7 @@ export function rolesPath(): number {
 }
 
 /** A new role starts from this. */
-export function roleTemplate(name: string): string {
+function roleTemplate(name: string): string {
   return `---
 description: ${name}: what this role does, in one line
 # thinking: on

@@ -1,9 +1,9 @@
+/**
+ * Options for scripts and research: roles, schemas and file inputs. Defined here, not in cli.ts,
+ * so the one-shot command and `batch` add the same options the same way.
+ */
 import type { Command } from 'commander';
 
-/**
- * Options for scripts and research (issue 13): roles, schemas and file inputs. Defined here, not
- * in cli.ts, so the one-shot command and `batch` add the same options the same way.
- */
 export interface ScriptFlags {
   role?: string;
   schema?: string;
@@ -23,7 +23,7 @@ export function addSchemaOptions(cmd: Command): Command {
     .option('--schema-multi', 'with inline fields: an array of such objects');
 }
 
-export function addFileOption(cmd: Command): Command {
+function addFileOption(cmd: Command): Command {
   return cmd.option('-f, --file <path>', 'send a text file with the question (repeatable; - reads stdin)', collect);
 }
 

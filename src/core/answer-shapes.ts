@@ -8,13 +8,13 @@ import type { Usage } from './chat-events.js';
  * events, is understood either way. Only the choice with index 0 is read.
  */
 
-export interface RawDelta {
+interface RawDelta {
   content?: unknown;
   reasoning_content?: unknown;
   reasoning?: unknown;
 }
 
-export interface RawChoice {
+interface RawChoice {
   index?: number;
   delta?: RawDelta;
   message?: RawDelta;
@@ -57,7 +57,7 @@ export function firstChoice(chunk: RawChunk): RawChoice | undefined {
 }
 
 /** A whole completion as one chunk (its `message` read as a `delta`). */
-export function completionAsChunk(completion: RawChunk): RawChunk {
+function completionAsChunk(completion: RawChunk): RawChunk {
   const choice = firstChoice(completion);
   if (!choice) return completion;
   return { ...completion, choices: [{ index: 0, delta: choice.message ?? choice.delta ?? {}, finish_reason: choice.finish_reason }] };

@@ -12,7 +12,7 @@ export interface BodyWatch {
 export type WatchedFetch = (input: string | URL | Request, init?: RequestInit, watch?: BodyWatch) => Promise<Response>;
 
 /** A body the global fetch watches through one more stream layer (the fallbacks, and the proxy path). */
-export function watchResponse(response: Response, watch: BodyWatch): Response {
+function watchResponse(response: Response, watch: BodyWatch): Response {
   if (!response.body) {
     watch.close();
     return response;

@@ -9,8 +9,8 @@ export interface WireMessage {
   content: string;
 }
 
-export type StreamingBody = ChatCompletionCreateParamsStreaming & { enable_thinking?: boolean };
-export type NonStreamingBody = ChatCompletionCreateParamsNonStreaming & { enable_thinking?: boolean };
+type StreamingBody = ChatCompletionCreateParamsStreaming & { enable_thinking?: boolean };
+type NonStreamingBody = ChatCompletionCreateParamsNonStreaming & { enable_thinking?: boolean };
 
 export type RequestOptions = Pick<Settings, 'model' | 'maxTokens' | 'thinking' | 'temperature' | 'topP'>;
 

@@ -15,7 +15,7 @@ import { countMessages } from './tokens.js';
  */
 export type Summariser = (settings: ClientSettings, previous: string | undefined, messages: readonly WireMessage[], opts: SummaryRequestOptions) => Promise<SummaryReply>;
 
-export interface SummaryJob {
+interface SummaryJob {
   settings: ClientSettings;
   contextWindow: number;
   /** max_tokens of the first try. */
@@ -26,7 +26,7 @@ export interface SummaryJob {
   signal?: AbortSignal;
 }
 
-export type CheckedSummary =
+type CheckedSummary =
   | { ok: true; text: string; /** What was wrong with the first try, when a second was needed. */ firstTry?: string }
   | { ok: false; /** e.g. `the summary was cut off (finish_reason length), twice`. */ reason: string };
 

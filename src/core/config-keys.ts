@@ -3,9 +3,9 @@ import { usageError } from './errors.js';
 import { maskKey } from './secret-redactor.js';
 
 /** The keys a user can set with `medchat config set`. One entry per key: its type, default and help. */
-export type KeyType = 'string' | 'url' | 'secret' | 'int' | 'number' | 'bool' | 'enum';
+type KeyType = 'string' | 'url' | 'secret' | 'int' | 'number' | 'bool' | 'enum';
 
-export interface KeySpec {
+interface KeySpec {
   type: KeyType;
   help: string;
   default?: string | number | boolean;

@@ -9,7 +9,7 @@ import { PROXY_CLOSED, PROXY_SILENT, PROXY_STATUS } from './proxy-tunnel.js';
  */
 
 /** Error codes that mean the server's certificate was not trusted or TLS failed. */
-export const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
 
 /** The first `code` string along an error's cause chain (undici puts it deep inside). */
 export function causeCode(err: unknown): string | undefined {
@@ -33,7 +33,7 @@ function causeWith(err: unknown, code: string): (Error & Record<string, unknown>
 }
 
 /** The variable a user sets for the proxy that `baseUrl` goes through. */
-export const proxyVariable = (baseUrl: string) => (baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+const proxyVariable = (baseUrl: string) => (baseUrl.startsWith('https:') ? 'HTTPS_PROXY' : 'HTTP_PROXY');
 
 /** A 407 from the proxy: it wants a user name and password. */
 export function proxyAuthError(proxy: URL, baseUrl: string): MedchatError {

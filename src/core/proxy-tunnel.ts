@@ -14,9 +14,9 @@ const httpsModule = () => process.getBuiltinModule('node:https') as typeof https
  */
 
 /** Connecting (DNS and TCP) to the proxy may take this long. */
-export const PROXY_CONNECT_TIMEOUT_MS = 10_000;
+const PROXY_CONNECT_TIMEOUT_MS = 10_000;
 /** The whole CONNECT exchange (connect, ask, answer) may take this long: a proxy answers at once. */
-export const PROXY_TUNNEL_TIMEOUT_MS = 30_000;
+const PROXY_TUNNEL_TIMEOUT_MS = 30_000;
 
 /** Error codes set on the `cause` of a proxy failure (src/core/network-errors.ts words them). */
 export const PROXY_STATUS = 'MEDCHAT_PROXY_STATUS';

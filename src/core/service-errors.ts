@@ -17,7 +17,7 @@ export interface ErrorContext {
 }
 
 /** The reason a service gave in an error body: OpenAI-style `{error:{message}}`, `{message}`, `{description}` or text. */
-export function serviceReason(body: unknown): string {
+function serviceReason(body: unknown): string {
   if (body == null) return '';
   if (typeof body === 'string') {
     try {

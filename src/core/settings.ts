@@ -33,7 +33,7 @@ const ENV_FOR: Partial<Record<ConfigKey, string>> = {
   model: 'MEDCHAT_MODEL',
 };
 
-export interface ResolveOptions {
+interface ResolveOptions {
   flags?: FlagValues;
   env?: NodeJS.ProcessEnv;
   store?: ConfigStore;

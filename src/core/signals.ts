@@ -22,7 +22,7 @@ export function onStopSignals(handler: (signal: StopSignal) => void): () => void
 }
 
 /** A stop signal aborts `controller`; `stoppedBy()` tells which one came, if any. Call `dispose` when done. */
-export interface SignalAbort {
+interface SignalAbort {
   controller: AbortController;
   stoppedBy: () => StopSignal | undefined;
   dispose: () => void;

@@ -5,7 +5,7 @@ import { usageError } from './errors.js';
  * 128k tokens), three to five times what the window can take (text runs at 3–5 bytes a token),
  * and small enough that reading and counting it keeps medchat's peak memory under 200 MB.
  */
-export const STDIN_BYTES_PER_TOKEN = 16;
+const STDIN_BYTES_PER_TOKEN = 16;
 export const MIN_STDIN_BYTES = 2 * 1024 * 1024;
 
 export function stdinLimitFor(contextWindow: number): number {

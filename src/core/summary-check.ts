@@ -9,7 +9,7 @@
  * unit spelling do not matter: "5 mg" == "5mg", "µg" == "mcg").
  */
 
-export type FactKind = 'allergy' | 'no-allergies' | 'medication' | 'age';
+type FactKind = 'allergy' | 'no-allergies' | 'medication' | 'age';
 
 export interface Fact {
   kind: FactKind;
@@ -199,7 +199,7 @@ function near(hay: string, needle: string, test: (window: string) => boolean, re
 }
 
 /** Whether `summary` states `fact` (an allergen near an allergy word, a medicine near its dose, the age in an age form). */
-export function factIsKept(fact: Fact, summary: string, normalisedSummary = normaliseForCheck(summary)): boolean {
+function factIsKept(fact: Fact, summary: string, normalisedSummary = normaliseForCheck(summary)): boolean {
   const s = normalisedSummary;
   switch (fact.kind) {
     case 'allergy':

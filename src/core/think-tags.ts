@@ -6,7 +6,7 @@
  * While undecided at the start, up to `holdLimit` characters are held back: if `</think>` shows
  * up within them, they were reasoning; otherwise they are released as content.
  */
-export interface SplitPiece {
+interface SplitPiece {
   kind: 'reasoning' | 'content';
   text: string;
 }

@@ -33,7 +33,7 @@ export function tokenizerLoaded(): boolean {
 const CJK = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/g;
 
 /** A rough count for before the tokenizer is loaded: about one token per CJK character, four characters per token otherwise. */
-export function roughCount(text: string): number {
+function roughCount(text: string): number {
   const cjk = text.match(CJK)?.length ?? 0;
   return cjk + Math.ceil((text.length - cjk) / 4);
 }

@@ -56,7 +56,7 @@ function decode(dataUri: string): Pixels | undefined {
 }
 
 /** The picture with its colour channels turned (red → green → blue → red), at most 256 px wide. */
-export function turnColours(p: Pixels): Buffer {
+function turnColours(p: Pixels): Buffer {
   const scale = Math.max(1, Math.ceil(p.width / 256));
   const w = Math.floor(p.width / scale);
   const h = Math.floor(p.height / scale);

@@ -9,7 +9,7 @@ import { demoReply, tokenChunks } from './replies.js';
  * in this process, answering with the demo replies at about 40 tokens a second, after a pause
  * before the first answer token the way a reasoning model has.
  */
-export interface DemoService {
+interface DemoService {
   url: string;
   server: DoubleServer;
   close: () => Promise<void>;

@@ -3,7 +3,7 @@
  * advice, and together they show what the chat screen does: a reasoning block that folds,
  * markdown with a table and a code block, and a long answer streamed at a realistic pace.
  */
-export interface DemoReply {
+interface DemoReply {
   reasoning: string;
   content: string;
 }

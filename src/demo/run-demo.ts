@@ -21,7 +21,7 @@ export interface DemoFlags {
 }
 
 /** Settings for the demo: fixed, never read from the user's config or environment. */
-export function demoSettings(baseUrl: string, thinking: boolean): Settings {
+function demoSettings(baseUrl: string, thinking: boolean): Settings {
   return {
     baseUrl,
     apiKey: 'demo-key-not-secret',

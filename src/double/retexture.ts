@@ -25,7 +25,7 @@ export interface TaskLife {
   fetchResponse?: RawResponse;
 }
 
-export interface RawResponse {
+interface RawResponse {
   status: number;
   body?: string;
   contentType?: string;
@@ -84,7 +84,7 @@ export class RetextureDouble {
 
   constructor(readonly server: DoubleServer) {
     server.route('POST', /^\/mj\/submit\/retexture$/, (req, res) => this.submit(req, res));
-    server.route('GET', /^\/mj\/task\/([^/]+)\/fetch$/, (req, res, _raw, m) => this.fetch(decodeURIComponent(m[1] ?? ''), res));
+    server.route('GET', /^\/mj\/task\/([^/]+)\/fetch$/, (_req, res, _raw, m) => this.fetch(decodeURIComponent(m[1] ?? ''), res));
     server.route('POST', /^\/mj\/task\/list-by-condition$/, (req, res) => this.list(req, res));
     server.route('GET', /^\/mj\/image\/([^/]+)$/, (_req, res, _raw, m) => this.image(decodeURIComponent(m[1] ?? ''), res));
   }

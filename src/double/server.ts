@@ -19,8 +19,6 @@ export interface RecordedRequest {
   finished: boolean;
 }
 
-export type RouteHandler = (req: RecordedRequest, res: http.ServerResponse, raw: http.IncomingMessage) => void | Promise<void>;
-
 interface Route {
   method: string;
   pattern: RegExp;

@@ -44,7 +44,7 @@ export const PendingLines = memo(function PendingLines({ pending, width }: { pen
   );
 });
 
-export function pendingLayout(pending: PendingView, width: number): QueuedRows[] {
+function pendingLayout(pending: PendingView, width: number): QueuedRows[] {
   return pending.queued.map((q, i) => {
     const when = i === 0 ? 'when this answer ends' : 'after the one above';
     const hint = `(${q.command ? 'runs' : 'sent'} ${when}${i === pending.queued.length - 1 ? '; Esc to cancel' : ''})`;

@@ -26,7 +26,7 @@ export interface ClipboardHost {
   write?: (data: string) => void;
 }
 
-export interface CopyOutcome {
+interface CopyOutcome {
   /** Inside tmux (TMUX set). */
   inTmux: boolean;
   /** MEDCHAT_NO_CLIPBOARD_TOOL: no program was run. */
@@ -53,7 +53,7 @@ export function passthrough(seq: string, via: 'tmux' | 'screen'): string {
 }
 
 /** The clipboard programs to try here, in order. */
-export function clipboardTools(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Array<[string, string[]]> {
+function clipboardTools(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Array<[string, string[]]> {
   if (platform === 'darwin') return [['pbcopy', []]];
   if (platform === 'win32') return [['clip', []]];
   const tools: Array<[string, string[]]> = [];

@@ -20,7 +20,7 @@ export const MODE_CODES = /\x1b\[\?(?:25|2026)[lh]/g;
 /** Only colour codes (and cursor show/hide) may appear inside diffable content. */
 const FOREIGN_ESCAPE = /\x1b(?!\[[0-9;]*m)|\r/;
 
-export interface Frame {
+interface Frame {
   /** Lines erased before the content (Ink's eraseLines count), 0 when none. */
   erase: number;
   content: string;
@@ -102,7 +102,7 @@ export class CursorMoves {
   }
 }
 
-export interface Diff {
+interface Diff {
   bytes: string;
   cursor: Cursor;
   /** Only the end of one line was written, with no cursor moves between lines. */

@@ -26,7 +26,7 @@ export interface PagerState {
   note?: string;
 }
 
-export interface PagerResult {
+interface PagerResult {
   state: PagerState;
   /** Leave the viewer. */
   close?: boolean;

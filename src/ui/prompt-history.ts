@@ -8,7 +8,7 @@ import { dataDir } from '../core/paths.js';
  * Earlier prompts for Up/Down, kept across runs in one 0600 file (JSON string per line) in the
  * data folder. Off when the `history` setting is false: then nothing is read or written.
  */
-export const HISTORY_LIMIT = 1000;
+const HISTORY_LIMIT = 1000;
 
 export function historyFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dataDir(env), 'prompt-history.jsonl');

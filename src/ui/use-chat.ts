@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Change, ChatController, ChatSnapshot } from './chat-controller.js';
 import type { LiveDrawing } from './live-drawing.js';
 
-/** At most one redraw per this many milliseconds while an answer streams (issue 3 allows 30–60). */
-export const FRAME_MS = 60;
+/** At most one redraw per this many milliseconds while an answer streams (30 to 60 reads as smooth). */
+const FRAME_MS = 60;
 
 /**
  * The only bridge between the chat controller (which consumes core's stream events) and React:

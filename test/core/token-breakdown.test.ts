@@ -6,7 +6,7 @@ import { countText, loadTokenizer } from '../../src/core/tokens.js';
 import { Prng, countFromEnv, seedFromEnv } from '../support/prng.js';
 
 /**
- * The footer meter and /tokens count what the next request would send (issue 12, item 2): the
+ * The footer meter and /tokens count what the next request would send: the
  * system prompt and summary, every kept turn with its answer (the last one included), and the
  * question being typed. Checked against `prepare`, which builds the request `send` sends.
  */

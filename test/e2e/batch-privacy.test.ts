@@ -1,4 +1,4 @@
-// The patient-identifier guard in `medchat batch` (issue 14): each question guarded on its own, the
+// The patient-identifier guard in `medchat batch`: each question guarded on its own, the
 // summed counts on stderr, and in redact mode nothing identifying reaches the service while the
 // answers file gets the values back.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The chat wire under hostile conditions (issue 11: items 11, 13, 15 and the smaller chat ones):
+// The chat wire under hostile conditions:
 // proxies that refuse, close, stay silent or want a password; a service that leaves the answer
 // open after [DONE]; bodies, events and headers that never end; answers cut off or filtered;
 // answers in the other shape; redirect loops. Real sockets on 127.0.0.1, the built binary.

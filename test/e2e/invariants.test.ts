@@ -1,4 +1,4 @@
-// The property-style fault harness (issue 11): a hostile server mutates answers at random —
+// The property-style fault harness: a hostile server mutates answers at random —
 // TCP split points, SSE and HTTP framing, cuts, RSTs, stalls, answers left open, error objects,
 // HTTP errors, echoed keys, escape sequences, finish_reason variants — and every run must hold
 // the invariants in test/support/invariants.ts. Hundreds of cases run in-process (the real

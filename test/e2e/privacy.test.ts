@@ -9,7 +9,7 @@ import { BIN, cliEnv, runCli, tempHome } from '../support/cli.js';
 import { hasScript } from '../support/fault-runner.js';
 
 /**
- * The patient-identifier guard through the real binary and the service double (issue 14): what
+ * The patient-identifier guard through the real binary and the service double: what
  * reaches the service, what the user sees, what the session keeps, and `medchat privacy check`.
  */
 let double: ServiceDouble;

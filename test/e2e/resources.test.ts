@@ -1,4 +1,4 @@
-// Resources and time (issue 11, items 11-13): every endless or huge input is refused with peak
+// Resources and time: every endless or huge input is refused with peak
 // memory under 200 MB, and every command against a server that never answers — directly or
 // through a proxy that refuses CONNECT or stays silent — ends within its deadline plus 2 s.
 // Memory is read from /proc/<pid>/status (VmRSS every 50 ms, and VmHWM) of the built binary.

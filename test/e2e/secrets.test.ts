@@ -136,7 +136,7 @@ test('api-key-command that fails or prints nothing: one line, exit 2, nothing se
   assert.equal(double.chat.requests.length, before);
 });
 
-// ---- Issue 11: key hygiene, masking echoes, config values checked on read, a config others can read.
+// ---- Key hygiene: masking echoes, config values checked on read, a config others can read.
 
 /** A temp home removed after the test, also when it fails. */
 function ownHome(t: { after: (fn: () => void) => void }): string {

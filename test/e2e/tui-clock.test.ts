@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
-// Issue 19, defect 5, in a real terminal: the footer's live figures and the `Thinking… Ns` line
+// In a real terminal: the footer's live figures and the `Thinking… Ns` line
 // tick every second from the first second, and, read from one clock, always show the same second.
 const skip = builtSkip;
 

@@ -1,4 +1,4 @@
-// Issue 19, defect 8, in a real terminal (tmux, the built medchat): the chat screen's own short
+// In a real terminal (tmux, the built medchat): the chat screen's own short
 // lines say what happened and fit, and an answer cut short still reads like a formatted one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

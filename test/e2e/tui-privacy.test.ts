@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { waitFor } from '../support/cli.js';
 import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
-// Issue 19, defect 7, in a real terminal: the privacy guard's question (warn mode, the default)
+// In a real terminal: the privacy guard's question (warn mode, the default)
 // is tidy at 60 to 100 columns, its keys never split from one another, and what is typed while it
 // waits does not vanish without a word.
 const skip = builtSkip;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { waitFor } from '../support/cli.js';
 import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 
-// Issue 12, items 6 and 7, in a real terminal (the frame writer draws the streaming text there):
+// Typing while an answer streams, in a real terminal (the frame writer draws the streaming text there):
 // a command typed mid-answer prints after the answer, and the footer counts while it streams.
 const skip = builtSkip;
 

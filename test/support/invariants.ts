@@ -2,7 +2,7 @@ import { TEST_KEY } from './cli.js';
 import type { FaultCase } from './fault-cases.js';
 
 /**
- * The invariants every fault case must hold (issue 11, "How we want it proven"), as checks
+ * The invariants every fault case must hold, as checks
  * that return what broke instead of throwing, so one run reports every broken case at once.
  */
 export const EXIT_CODES = [0, 1, 2, 3, 4, 8, 129, 130, 143];

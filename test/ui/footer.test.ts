@@ -1,4 +1,4 @@
-// The footer and header (issue 12, item 7): live figures while an answer streams, a stall sign,
+// The footer and header: live figures while an answer streams, a stall sign,
 // first token to the first token of anything, no old figures after Esc, and thinking on/off that
 // follows /think.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The footer meter and /tokens count the next request, last answer included (issue 12, item 2).
+// The footer meter and /tokens count the next request, last answer included.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';

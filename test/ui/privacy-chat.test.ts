@@ -1,4 +1,4 @@
-// The patient-identifier guard in the chat screen (issue 14): in warn mode nothing is sent until the
+// The patient-identifier guard in the chat screen: in warn mode nothing is sent until the
 // user chooses (send anyway, redact, edit); in redact mode placeholders go out and the answer is
 // shown with the values back, marked; placeholders stay the same across turns of one conversation.
 import assert from 'node:assert/strict';

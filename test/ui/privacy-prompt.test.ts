@@ -1,4 +1,4 @@
-// Issue 19, defect 7: the privacy guard's question is tidy at any width: what was found is cut
+// The privacy guard's question is tidy at any width: what was found is cut
 // only between its counts, and the keys only between keys, never one left alone on a row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// /retexture in the chat screen (issue 5) against the real double: progress on one live line,
+// /retexture in the chat screen against the real double: progress on one live line,
 // then the URL and a preview in coloured blocks; Esc stops waiting; failures are one message.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The chat screen on top of ChatSession (issue 4): sessions saved as they go, -c and /resume,
+// The chat screen on top of ChatSession: sessions saved as they go, -c and /resume,
 // /sessions, /new, incognito, the context meter, /tokens, /compact and the summarising line.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

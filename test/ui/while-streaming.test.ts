@@ -1,4 +1,4 @@
-// What the user types while an answer streams (issue 12, item 6): commands run when it ends, so
+// What the user types while an answer streams: commands run when it ends, so
 // their output follows the answer; /new closes the answer out first; a question is queued.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';

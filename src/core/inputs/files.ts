@@ -59,7 +59,7 @@ function readOne(name: string, maxBytes: number): InputFile {
 }
 
 /** UTF-8 text, or a usage error saying why the bytes are not text (and where). */
-export function decodeText(name: string, bytes: Uint8Array): string {
+function decodeText(name: string, bytes: Uint8Array): string {
   const nul = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0);
   if (nul >= 0) throw usageError(`-f ${name}: looks binary (a NUL byte at byte ${nul} of ${bytes.length}); medchat sends text only (convert it to text first)`);
   try {

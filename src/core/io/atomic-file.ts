@@ -10,7 +10,7 @@ import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
  * On any failure the temporary file is removed and the target is left exactly as it was: a
  * reader sees the previous complete file or the next one, never a part.
  */
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /** Permissions of the new file (default 0600: what medchat writes can hold health details). */
   mode?: number;
   /** false: skip the fsyncs (still never half-written for a killed process; a power cut may lose it). */

@@ -9,7 +9,7 @@ import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
  * longer runs on this host, or the file is older than `staleMs`) was left by a killed process
  * and is broken.
  */
-export interface LockOptions {
+interface LockOptions {
   ops?: FileOps;
   /** Give up after this long (default 3 s). */
   waitMs?: number;

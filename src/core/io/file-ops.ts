@@ -36,7 +36,7 @@ export function writeAll(ops: FileOps, fd: number, bytes: Uint8Array): void {
   }
 }
 
-export function errnoError(code: string, message: string): NodeJS.ErrnoException {
+function errnoError(code: string, message: string): NodeJS.ErrnoException {
   const err = new Error(`${code}: ${message}`) as NodeJS.ErrnoException;
   err.code = code;
   return err;

@@ -23,7 +23,7 @@ export interface Fence {
 }
 
 /** The code fence `line` opens, if it is one: 3+ backticks or tildes indented at most 3 spaces (a backtick fence's info has no backtick). */
-export function openFence(line: string): Fence | undefined {
+function openFence(line: string): Fence | undefined {
   const m = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(line);
   if (!m) return undefined;
   const marker = m[2]!;
@@ -33,12 +33,12 @@ export function openFence(line: string): Fence | undefined {
 }
 
 /** Whether `line` closes `fence`: the same character, at least as many, indented at most 3 spaces, nothing after. */
-export function closesFence(line: string, fence: Fence): boolean {
+function closesFence(line: string, fence: Fence): boolean {
   const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
   return m !== null && m[1]![0] === fence.char && m[1]!.length >= fence.length;
 }
 
-export const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const TABLE_SEP = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const expandTabs = (line: string) => (line.includes('\t') ? line.replace(/\t/g, '    ') : line);
 

@@ -1,7 +1,7 @@
 import { parseBlocks } from './blocks.js';
 
 /** A fenced code block of an answer, its text exactly as written (no fence, no colour, no wrapping). */
-export interface CodeBlock {
+interface CodeBlock {
   /** The info string's first word ('' when none). */
   lang: string;
   /** The lines between the fences, joined by '\n' (no newline at the end). */

@@ -20,12 +20,12 @@ import { checkNotifyHook } from './submit.js';
 import { comeBackCommand, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, parseSeconds, type TaskRecord } from './task-poll.js';
 import { checkTaskIdArgument } from './task-id.js';
 
-export interface ServiceFlags {
+interface ServiceFlags {
   baseUrl?: string;
   apiKey?: string;
 }
 
-export interface FollowFlags extends ServiceFlags {
+interface FollowFlags extends ServiceFlags {
   wait?: boolean;
   output?: string;
   json?: boolean;
@@ -34,7 +34,7 @@ export interface FollowFlags extends ServiceFlags {
   preview?: boolean;
 }
 
-export interface RetextureFlags extends FollowFlags {
+interface RetextureFlags extends FollowFlags {
   prompt?: string;
   image?: string;
   state?: string;

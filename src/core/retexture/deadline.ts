@@ -35,9 +35,9 @@ export class CommandDeadline {
   }
 }
 
-export type Expiry = 'request' | 'deadline';
+type Expiry = 'request' | 'deadline';
 
-export interface RequestTimer {
+interface RequestTimer {
   /** Aborts when the caller's signal does, the request limit passes, or the deadline does. */
   signal: AbortSignal;
   /** Which limit aborted the request, if one did (undefined for the caller's own abort). */

@@ -16,7 +16,7 @@ import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestT
  * fills it: 32 MB keeps medchat well under 200 MB in all (the bytes, plus network buffers
  * waiting for the garbage collector).
  */
-export const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_DOWNLOAD_BYTES = 32 * 1024 * 1024;
 
 /** Resolve an image URL the service gave (possibly relative to the base URL); only http(s) is fetched or printed. */
 export function resolveImageUrl(imageUrl: string, baseUrl: string): string {

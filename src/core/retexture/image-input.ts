@@ -7,7 +7,7 @@ import { shellQuote } from '../shell-quote.js';
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
 
-export const DEFAULT_MAX_IMAGE_MB = 25;
+const DEFAULT_MAX_IMAGE_MB = 25;
 
 export function sniffImageType(bytes: Uint8Array): ImageMime | undefined {
   const b = bytes;
@@ -21,7 +21,7 @@ export function sniffImageType(bytes: Uint8Array): ImageMime | undefined {
 
 export const extensionFor = (mime: ImageMime): string => ({ 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' })[mime];
 
-export interface ImageInput {
+interface ImageInput {
   /** Where it came from: a link (sent as is), a file, or stdin. */
   kind: 'url' | 'file' | 'stdin';
   /**
@@ -43,14 +43,14 @@ export interface ImageData {
   bytes: Buffer;
 }
 
-export interface ImageInputOptions {
+interface ImageInputOptions {
   maxBytes?: number;
   stdin?: NodeJS.ReadableStream;
 }
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
-export function isImageLink(spec: string): boolean {
+function isImageLink(spec: string): boolean {
   return /^https?:\/\//i.test(spec.trim());
 }
 

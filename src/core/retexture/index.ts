@@ -5,12 +5,7 @@
 import { usageError } from '../errors.js';
 
 export { runRetextureJob } from './job.js';
-export type { KnownTask, NewRetexture, RetextureEvent, RetextureJobOptions, RetextureJobResult } from './job.js';
-export type { ServiceConnection } from './service-http.js';
-export type { TaskRecord } from './task-poll.js';
-export type { Preview, PreviewOptions, PreviewProtocol } from './preview.js';
-export { renderPreview, detectPreviewProtocol } from './preview.js';
-export { describeUpdate, statusLabel } from './progress.js';
+export type { RetextureEvent, RetextureJobOptions, RetextureJobResult } from './job.js';
 
 /**
  * Split the text after `/retexture` into the image and the prompt. The image is the first word;

@@ -59,7 +59,7 @@ export interface KnownTask {
   taskId: string;
 }
 
-export interface RetextureJobSettings {
+interface RetextureJobSettings {
   /**
    * `{ baseUrl, apiKey }`: a resolved `Settings` object fits as it is. A function is called once,
    * when the first request is about to go out (after the image is read, so a bad image is

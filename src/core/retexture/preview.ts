@@ -11,7 +11,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { sniffImageType } from './image-input.js';
 
-export type PreviewProtocol = 'iterm2' | 'kitty' | 'blocks' | 'ascii';
+type PreviewProtocol = 'iterm2' | 'kitty' | 'blocks' | 'ascii';
 
 export interface PreviewOptions {
   protocol?: PreviewProtocol;
@@ -41,7 +41,7 @@ export function detectPreviewProtocol(env: NodeJS.ProcessEnv = process.env, colo
   return 'blocks';
 }
 
-export function supportsTrueColour(env: NodeJS.ProcessEnv = process.env): boolean {
+function supportsTrueColour(env: NodeJS.ProcessEnv = process.env): boolean {
   return /truecolor|24bit/i.test(env.COLORTERM ?? '') || ['iTerm.app', 'WezTerm', 'ghostty', 'vscode'].includes(env.TERM_PROGRAM ?? '');
 }
 
@@ -55,7 +55,7 @@ export interface Pixels {
 const MAX_PIXELS = 40_000_000;
 
 /** Decode PNG or JPEG into RGBA pixels; undefined for other types or broken files. */
-export function decodePixels(bytes: Uint8Array): Pixels | undefined {
+function decodePixels(bytes: Uint8Array): Pixels | undefined {
   const mime = sniffImageType(bytes);
   try {
     if (mime === 'image/png') {
@@ -75,7 +75,7 @@ export function decodePixels(bytes: Uint8Array): Pixels | undefined {
 }
 
 /** Box-average `src` down (or up) to w×h, blending transparency over black. */
-export function resample(src: Pixels, w: number, h: number): Uint8Array {
+function resample(src: Pixels, w: number, h: number): Uint8Array {
   const out = new Uint8Array(w * h * 3);
   for (let y = 0; y < h; y++) {
     const y0 = Math.floor((y * src.height) / h);
@@ -155,7 +155,7 @@ export function renderBlocks(img: Pixels, columns = 32, maxRows = 16, trueColour
 
 const RAMP = ' .:-=+*#%@';
 
-export function renderAscii(img: Pixels, columns = 32, maxRows = 16): Preview {
+function renderAscii(img: Pixels, columns = 32, maxRows = 16): Preview {
   const { cols, rows } = cellSize(img, columns, maxRows, 1);
   const px = resample(img, cols, rows);
   const lines: string[] = [];
@@ -171,7 +171,7 @@ export function renderAscii(img: Pixels, columns = 32, maxRows = 16): Preview {
   return { text: lines.join('\n') + '\n', protocol: 'ascii', rows };
 }
 
-export function renderITerm2(bytes: Uint8Array, columns = 32, name = 'retexture'): Preview {
+function renderITerm2(bytes: Uint8Array, columns = 32, name = 'retexture'): Preview {
   const b64 = Buffer.from(bytes).toString('base64');
   const n = Buffer.from(name).toString('base64');
   return {
@@ -180,7 +180,7 @@ export function renderITerm2(bytes: Uint8Array, columns = 32, name = 'retexture'
   };
 }
 
-export function renderKitty(png: Uint8Array, columns = 32, rows?: number): Preview {
+function renderKitty(png: Uint8Array, columns = 32, rows?: number): Preview {
   const b64 = Buffer.from(png).toString('base64');
   const parts: string[] = [];
   for (let i = 0; i < b64.length; i += 4096) {

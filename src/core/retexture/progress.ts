@@ -3,7 +3,7 @@ import { formatSeconds } from '../text/format.js';
 import type { TaskUpdate } from './task-poll.js';
 
 /** How a status reads to a person. */
-export function statusLabel(status: string): string {
+function statusLabel(status: string): string {
   switch (status) {
     case '':
       return 'waiting';
@@ -33,7 +33,7 @@ export function describeUpdate(u: Pick<TaskUpdate, 'record'>): string {
   return sanitizeForTerminal(`${statusLabel(r.status)}${pct}`);
 }
 
-export function progressBar(percent: number | undefined, width = 24): string {
+function progressBar(percent: number | undefined, width = 24): string {
   if (percent === undefined) return '░'.repeat(width);
   const full = Math.round((percent / 100) * width);
   return '█'.repeat(full) + '░'.repeat(width - full);

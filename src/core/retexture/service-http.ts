@@ -29,12 +29,12 @@ export interface ServiceResponse {
   isJson: boolean;
 }
 
-export function serviceUrl(conn: ServiceConnection, path: string): string {
+function serviceUrl(conn: ServiceConnection, path: string): string {
   return conn.baseUrl.replace(/\/+$/, '') + path;
 }
 
 /** The most a submit response or task record may hold; more is refused (a body that never ends must not fill memory). */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export interface CallOptions {
   /** The user's stop (a signal, Esc). */

@@ -5,7 +5,7 @@ import { bodyReason, callService, describeHttpFailure, serviceText, type Service
 import { isUsableTaskId, taskIdFrom } from './task-id.js';
 import type { ImageData } from './image-input.js';
 
-export interface RetextureRequest {
+interface RetextureRequest {
   prompt: string;
   /** The link or data URI, or an image's bytes to send as a data URI (see image-input.ts). */
   image: string | ImageData;
@@ -29,7 +29,7 @@ const IMAGE_SLOT = '\u0000image\u0000';
  * The request body as bytes. An image given as bytes is base64-encoded piece by piece straight
  * into the body, so a 25 MB image costs the body (about 34 MB) once, not again as strings.
  */
-export function encodeRetextureBody(req: RetextureRequest): string | Buffer {
+function encodeRetextureBody(req: RetextureRequest): string | Buffer {
   if (typeof req.image === 'string') return JSON.stringify(buildRetextureBody({ ...req, image: req.image }));
   const { mime, bytes } = req.image;
   const [before, after] = JSON.stringify(buildRetextureBody({ ...req, image: IMAGE_SLOT })).split(JSON.stringify(IMAGE_SLOT)) as [string, string];
@@ -55,7 +55,7 @@ export function checkNotifyHook(url: string): string {
 }
 
 /** Codes that give a task id and mean the task will run. */
-export const ACCEPTED_CODES: Record<number, string> = { 1: 'submitted', 21: 'already exists', 22: 'queued' };
+const ACCEPTED_CODES: Record<number, string> = { 1: 'submitted', 21: 'already exists', 22: 'queued' };
 
 const KNOWN_CODES: Record<number, string> = {
   3: 'not found or no account',
@@ -87,7 +87,7 @@ export async function submitRetexture(
   return interpretSubmitResponse(res, conn.baseUrl, conn);
 }
 
-export function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): SubmitResult {
+function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): SubmitResult {
   const common = describeHttpFailure(res, 'image', conn);
   if (common) throw common;
   const body = res.isJson && res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;

@@ -6,11 +6,10 @@ import { CommandDeadline } from './deadline.js';
 import { bodyReason, callService, describeHttpFailure, isTransient, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
 import { taskIdFrom } from './task-id.js';
 
-export const PENDING_STATUSES = ['', 'NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS'] as const;
-export const FINAL_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL'] as const;
+const FINAL_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL'] as const;
 
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
-export const MAX_POLL_INTERVAL_MS = 10_000;
+const MAX_POLL_INTERVAL_MS = 10_000;
 export const DEFAULT_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** A task record, with the fields medchat reads normalised; `raw` keeps everything the service sent (ids as strings). */
@@ -47,7 +46,7 @@ export function normaliseRecord(raw: Record<string, unknown>, fallbackId: string
   return { id: taskIdFrom(raw.id) ?? fallbackId, status, progress, percent, imageUrl, failReason, raw };
 }
 
-export function notFoundError(id: string, detail: string): MedchatError {
+function notFoundError(id: string, detail: string): MedchatError {
   return new MedchatError(
     `the service has no task ${shellQuote(id)} (${detail}); check the id — the service may also have removed the task`,
     ExitCode.failure,
@@ -61,7 +60,7 @@ export async function fetchTask(conn: ServiceConnection, id: string, opts: { sig
   return interpretTaskResponse(res, id, conn);
 }
 
-export function interpretTaskResponse(res: ServiceResponse, id: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): TaskRecord {
+function interpretTaskResponse(res: ServiceResponse, id: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): TaskRecord {
   if (res.status === 404) {
     const reason = bodyReason(res);
     throw notFoundError(id, reason && !/<\s*html/i.test(res.text) ? `404: ${reason}` : '404');
@@ -101,7 +100,7 @@ export interface TaskUpdate {
   changed: boolean;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   /** First wait between polls (default 2 s); it grows by half each poll up to `maxIntervalMs`. */
   intervalMs?: number;
   /** Default: five times the first wait, at most 10 s (never below the first wait). */

@@ -15,7 +15,7 @@
  * spaces (a block, dedented). Keys are lower-case words with `-` or `_`. Nothing else: no nesting,
  * no lists, no anchors. A file without a first `---` line is all body.
  */
-export interface FrontMatter {
+interface FrontMatter {
   meta: Record<string, string>;
   body: string;
 }

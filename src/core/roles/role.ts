@@ -22,7 +22,7 @@ export interface Role {
   text: string;
 }
 
-export const ROLE_KEYS = ['description', 'thinking', 'max-tokens', 'temperature', 'schema', 'schema-multi'] as const;
+const ROLE_KEYS = ['description', 'thinking', 'max-tokens', 'temperature', 'schema', 'schema-multi'] as const;
 
 /** Role names: what a file name can safely be on every system (no path, no dot files). */
 export const ROLE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i;

@@ -16,7 +16,7 @@ export function rolesDir(env: NodeJS.ProcessEnv = process.env): string {
 /** A role file is a few KB; a big file here is a mistake. */
 const MAX_ROLE_BYTES = 256 * 1024;
 
-export interface RoleEntry {
+interface RoleEntry {
   name: string;
   source: 'built-in' | 'user';
   /** A user file with a built-in's name. */
@@ -39,7 +39,7 @@ export function listRoles(dir = rolesDir()): RoleEntry[] {
   return entries;
 }
 
-export function roleNames(dir = rolesDir()): string[] {
+function roleNames(dir = rolesDir()): string[] {
   return listRoles(dir).map((e) => e.name);
 }
 
@@ -57,7 +57,7 @@ export function loadRole(name: string, dir = rolesDir()): Role {
   throw unknownRole(n, dir);
 }
 
-export function builtInRole(name: string): Role {
+function builtInRole(name: string): Role {
   return parseRole(name, BUILTIN_ROLES[name]!, 'built-in');
 }
 

@@ -2,7 +2,7 @@ import { jsonCandidates } from './extract.js';
 import type { CompiledSchema } from './validate.js';
 
 /** One answer checked against the schema: the first JSON value in it that validates, or why none did. */
-export type SchemaCheck =
+type SchemaCheck =
   | { ok: true; value: unknown; raw: string }
   | { ok: false; errors: string[]; raw: string };
 

@@ -5,7 +5,7 @@
  * then each balanced {…} or […] in the text, outermost first. The caller validates them in order
  * and takes the first that fits the schema.
  */
-export interface Candidate {
+interface Candidate {
   value: unknown;
   /** The text it was parsed from. */
   text: string;

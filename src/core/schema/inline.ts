@@ -5,12 +5,12 @@ import { usageError } from '../errors.js';
  * name, optionally followed by its type (string unless typed: string, number, integer, boolean).
  * Every field is required and no other field is allowed. `multi`: an array of such objects.
  */
-export const INLINE_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
-export type InlineType = (typeof INLINE_TYPES)[number];
+const INLINE_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
+type InlineType = (typeof INLINE_TYPES)[number];
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-export interface InlineField {
+interface InlineField {
   name: string;
   type: InlineType;
 }

@@ -6,7 +6,7 @@ import { capLines } from './check.js';
  * How a schema answer is reported: the fields `--json` adds, and the stderr lines after a
  * failure (the validation errors, one a line, capped, and where the raw answer is kept).
  */
-export const MAX_ERROR_LINES = 10;
+const MAX_ERROR_LINES = 10;
 
 export function schemaJsonFields(finished: Finished | undefined, attempts: number): Record<string, unknown> {
   return {

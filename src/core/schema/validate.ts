@@ -53,7 +53,7 @@ interface AjvClass {
 }
 
 /** `/items/0/dose_mg: must be number`; the whole value is `(root)`. */
-export function describeError(e: AjvError): string {
+function describeError(e: AjvError): string {
   const where = e.instancePath || '(root)';
   let msg = e.message ?? e.keyword;
   if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string') msg += `: ${JSON.stringify(e.params.additionalProperty)}`;

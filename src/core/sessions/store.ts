@@ -64,7 +64,7 @@ export function titleFor(text: string): string {
   return clean.length > 72 ? clean.slice(0, 71) + '…' : clean;
 }
 
-export interface SaveOptions {
+interface SaveOptions {
   /** false: no fsync (the saves while an answer streams); see writeFileAtomic. */
   durable?: boolean;
   /** Merge with what other processes wrote to the file since (under the session's lock). */
@@ -315,7 +315,7 @@ function storeError(what: string, err: unknown): MedchatError {
 const STATUSES = new Set(['pending', 'streaming', 'complete', 'interrupted', 'incomplete', 'failed']);
 
 /** Check a parsed file and bring it to the current shape; a turn left mid-answer by a killed run becomes `interrupted`. */
-export function normaliseSession(raw: unknown, file: string, id: string): SessionData {
+function normaliseSession(raw: unknown, file: string, id: string): SessionData {
   const bad = (why: string) =>
     new MedchatError(`the session file ${file} is damaged (${why}); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('not an object');

@@ -3,7 +3,7 @@ import type { NewItem, PendingView, QueuedLine } from './screen-state.js';
 export type { PendingView, QueuedLine } from './screen-state.js';
 
 /**
- * What waits for the streaming answer to end (issue 12, item 6): the questions and commands typed
+ * What waits for the streaming answer to end: the questions and commands typed
  * while it streams, and lines printed meanwhile (a save warning, what /new did not send), so
  * nothing lands inside the answer. Plain data, no screen.
  */

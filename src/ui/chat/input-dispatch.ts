@@ -22,7 +22,7 @@ export interface DispatchHost {
 
 /**
  * What Enter does with a line: a slash command is run, a question is asked, and either is kept
- * in the prompt history. While an answer streams (issue 12, item 6), a question and any command
+ * in the prompt history. While an answer streams, a question and any command
  * but /new and /exit wait in the queue and go, in order, when the screen is free again; Esc takes
  * back the last one. While a job runs, a question or a command that needs the screen is refused.
  */

@@ -2,7 +2,7 @@ import { toMedchatError } from '../../core/errors.js';
 import { sanitizeForTerminal } from '../../core/sanitize.js';
 import type { JobState } from './screen-state.js';
 
-export interface JobHooks {
+interface JobHooks {
   /** The job's line appeared or changed. */
   changed(): void;
   /** The job ended (its line is gone; what it did may have changed the conversation). */

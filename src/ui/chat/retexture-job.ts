@@ -2,7 +2,7 @@ import { sanitizeForTerminal } from '../../core/sanitize.js';
 import type { Settings } from '../../core/settings.js';
 import type { NewItem } from './screen-state.js';
 
-export interface RetextureHost {
+interface RetextureHost {
   readonly settings: Settings;
   /** The screen's width now (the preview is drawn to fit). */
   readonly columns: number;

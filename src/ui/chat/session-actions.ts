@@ -9,7 +9,7 @@ import { breakdownText, itemsForTurns, resumedLine, sessionListText } from '../s
 import { statsText } from './live-turn.js';
 import type { NewItem } from './screen-state.js';
 
-export interface SessionActionsOptions {
+interface SessionActionsOptions {
   store?: SessionStore;
   /** Write nothing: no session file. */
   incognito?: boolean;
@@ -135,6 +135,6 @@ export class SessionActions {
 }
 
 /** The stats line of a turn read back from a session file. */
-export function savedTurnStats(t: Turn): string {
+function savedTurnStats(t: Turn): string {
   return statsText({ durationMs: t.durationMs, firstTokenMs: t.firstTokenMs, usage: t.usage });
 }

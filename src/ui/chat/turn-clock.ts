@@ -3,7 +3,7 @@
  * (from the moment the question was sent) and when that number changes, once a second on the
  * second. Every figure of the live turn that counts seconds reads it: the `Waiting for the
  * answer… Ns` and `Thinking… Ns` lines and the footer's `Ns · N tokens`, so they change in the
- * same frame and always show the same second (issue 19, defect 5). No React: the screen subscribes
+ * same frame and always show the same second. No React: the screen subscribes
  * once (see clock-context.tsx), so a tick is one render of what shows the seconds.
  */
 export class TurnClock {
@@ -71,6 +71,6 @@ export class TurnClock {
 }
 
 /** Whole seconds from `since` to `now`: the one rule for the live turn's counters. */
-export function elapsedSeconds(since: number, now: number): number {
+function elapsedSeconds(since: number, now: number): number {
   return Math.floor(Math.max(0, now - since) / 1000);
 }

@@ -16,7 +16,7 @@ export const help: SlashCommand = {
 };
 
 /** /help laid out for `width` columns: two columns, what wraps hangs under the second. */
-export function helpText(commands: readonly SlashCommand[], width: number, footer: string): string {
+function helpText(commands: readonly SlashCommand[], width: number, footer: string): string {
   width = Math.max(20, width);
   return [
     'Commands:',

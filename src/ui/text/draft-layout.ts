@@ -6,13 +6,13 @@ import { clusters, textWidth } from './width.js';
  * keeps the cursor in view, and where in it the cursor is (row, and column in cells). The box
  * draws these rows as they are, so the terminal's cursor can be put exactly on the caret.
  */
-export interface DraftRow {
+interface DraftRow {
   text: string;
   /** The first row of the draft's first line (it gets the prompt mark). */
   first: boolean;
 }
 
-export interface DraftLayout {
+interface DraftLayout {
   rows: DraftRow[];
   /** Rows of the draft hidden above the window. */
   above: number;

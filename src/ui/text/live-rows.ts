@@ -1,7 +1,7 @@
 import { wrapLine } from './width.js';
 
 /** How many rows of streaming reasoning the "Thinking…" block shows. */
-export const THINKING_LINES = 4;
+const THINKING_LINES = 4;
 
 /** Rows of finished lines kept by a `WrappedText` (more than any terminal is tall). */
 const KEEP_ROWS = 400;

@@ -15,8 +15,8 @@ const SGR = {
   blue: ['\x1b[34m', '\x1b[39m'],
   grey: ['\x1b[90m', '\x1b[39m'],
 } as const;
-export type Style = keyof typeof SGR;
-export type Styler = (style: Style, s: string) => string;
+type Style = keyof typeof SGR;
+type Styler = (style: Style, s: string) => string;
 
 export function styler(colour: boolean): Styler {
   return (style, s) => (colour && s ? SGR[style][0] + s + SGR[style][1] : s);

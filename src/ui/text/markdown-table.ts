@@ -2,10 +2,10 @@ import { splitRow } from '../../core/markdown/blocks.js';
 import { type LinkTable, renderInline, styler } from './markdown-inline.js';
 import { textWidth, wrapLine } from './width.js';
 
-export type Align = 'left' | 'center' | 'right';
+type Align = 'left' | 'center' | 'right';
 
 /** Each column's alignment from the delimiter row: `:--` left, `:-:` centre, `--:` right, `---` left. */
-export function alignments(delimiter: string): Align[] {
+function alignments(delimiter: string): Align[] {
   return splitRow(delimiter).map((c) => (c.endsWith(':') ? (c.startsWith(':') ? 'center' : 'right') : 'left'));
 }
 

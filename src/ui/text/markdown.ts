@@ -17,7 +17,7 @@ export { renderInline } from './markdown-inline.js';
  * has to re-wrap it; a URL is never broken at a word boundary (it moves to a row of its own), and
  * a code line too long for the screen is cut at the edge with a `↪` on each row that continues it.
  */
-export interface MarkdownOptions {
+interface MarkdownOptions {
   width: number;
   colour?: boolean;
   /** Make links clickable with OSC 8 (only where the terminal is known to support it: see core/hyperlinks.ts). */

@@ -7,7 +7,7 @@ import stringWidth from 'string-width';
  * (Thai, Latin accents) none, a flag 2: every terminal agrees on those.
  *
  * Some clusters are drawn differently from terminal to terminal (measured with a cursor-position
- * query, issue 19): `⚠️` and `❤️` (VS16) take 1 cell in xterm, urxvt, GNU screen, tmux and VTE
+ * query): `⚠️` and `❤️` (VS16) take 1 cell in xterm, urxvt, GNU screen, tmux and VTE
  * and 2 in newer terminals; `👍🏽` 4 in those five, 2 in newer ones; `👩🏽‍🔬` 4 in tmux and 6 in the
  * others; Devanagari `स्ते` 2 where string-width says 1. Terminals either count a cluster as one
  * glyph (string-width's answer) or sum its code points' widths (wcwidth, as xterm, urxvt and
@@ -39,7 +39,7 @@ export function textWidth(s: string): number {
 }
 
 /** The cells reserved for one cluster: string-width's width, or the sum of its code points' if larger. */
-export function clusterCells(cluster: string): number {
+function clusterCells(cluster: string): number {
   const glyph = stringWidth(cluster);
   if (cluster.length < 2 || !MAY_DISPUTE.test(cluster)) return glyph;
   let sum = 0;
@@ -48,7 +48,7 @@ export function clusterCells(cluster: string): number {
 }
 
 /** Terminals draw `cluster` in different widths (see above): it is written pinned. */
-export function isDisputed(cluster: string): boolean {
+function isDisputed(cluster: string): boolean {
   if (cluster.length < 2 || !MAY_DISPUTE.test(cluster)) return false;
   let sum = 0;
   for (const cp of cluster) sum += stringWidth(cp);

@@ -1,4 +1,4 @@
-// Issue 19, defect 5: the streaming answer's one clock. It counts whole seconds from the moment
+// The streaming answer's one clock. It counts whole seconds from the moment
 // the question was sent and ticks on each second, not on a timer of its own phase; every live
 // counter (waiting, thinking, the footer) reads it.
 import assert from 'node:assert/strict';
