@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { waitFor } from '../support/cli.js';
 import { countFromEnv, Prng, seedFromEnv } from '../support/prng.js';
 import { removeTemp, tempDir } from '../support/temp.js';
 import { cellWidths, replay, showRows, terminalsSkip, TERMINALS, type Size, type TerminalText } from '../support/terminals.js';
@@ -21,8 +22,8 @@ const skip = terminalsSkip(TERMINALS);
 const fixture = paneFixture();
 /** The answer's stats line: the answer is over (medchat may wrap it on a narrow screen). */
 const DONE = /\d+\s+in\s+·\s+\d+\s+out/;
-/** The first row of that stats line (`4.3s · first token …`): where the answer's rows end. */
-const STATS_ROW = /^\d+(\.\d+)?s · /;
+/** The first row of that stats line (`4.3s · first token …`, `1m05s · …`): where the answer's rows end. */
+const STATS_ROW = /^(\d+m)?\d+(\.\d+)?s · /;
 
 /** Glyphs terminals draw in different widths (the measure medchat uses for each is printed beside them). */
 const DISPUTED = ['⚠️', '❤️', '👍🏽', '👩🏽‍🔬', '1️⃣', 'नमस्ते'];
@@ -75,8 +76,18 @@ async function start(size: Size): Promise<Run> {
  */
 async function ask(run: Run, question: string, content: string[], paceMs = 15): Promise<Buffer> {
   fixture.double.chat.enqueue({ reasoning: ['Checking ', 'the numbers. '], content, paceMs });
-  await run.pane.send(question);
-  await run.pane.waitForText(DONE, 20_000);
+  return answered(run, () => run.pane.send(question));
+}
+
+/** Do what sends the question (`send`), wait for the double to send the whole answer, then for medchat to draw it. */
+async function answered(run: Run, send: () => Promise<void> | void): Promise<Buffer> {
+  const chat = fixture.double.chat;
+  const asked = chat.arrivals.length;
+  await send();
+  await waitFor(() => chat.arrivals.length > asked && chat.inFlight === 0, 30_000, 'the double to send the whole answer');
+  // The stats line says medchat took it all in. A screen broken badly enough may not show it: the checks of what
+  // each terminal shows say what is wrong then, better than a timeout here.
+  await run.pane.waitForText(DONE, 5000).catch(() => undefined);
   return run.snapshot();
 }
 
@@ -269,7 +280,9 @@ function check(texts: TerminalText[], answer: string, question: string, size: Si
   const out: string[] = [];
   for (const t of texts) {
     const region = answerRows(t.rows, question);
-    const problems = [missingWords(words, t), changedRow(rows, t, question)].filter((p) => p !== undefined);
+    const asked = t.rows.findLastIndex((r) => r.startsWith(`› ${question}`));
+    const figures = t.rows.slice(asked + 1).some((r) => STATS_ROW.test(r)) ? undefined : "the answer's figures (4.3s · first token …) are not under it";
+    const problems = [missingWords(words, t), changedRow(rows, t, question), figures].filter((p) => p !== undefined);
     if (problems.length) out.push(failure(problems.join('; and '), t, size, region));
   }
   return out;
@@ -378,9 +391,7 @@ test('typing ⚠️ and 👍🏽 into the input box, then more: one box, every r
     }
     const typed = await replay(await run.snapshot(), size);
     fixture.double.chat.enqueue({ reasoning: ['Checking. '], content: byWord('Yes, 500 mg twice a day is within the usual dose.'), paceMs: 20 });
-    run.pane.press('Enter');
-    await run.pane.waitForText(DONE, 20_000);
-    const sent = await replay(await run.snapshot(), size);
+    const sent = await replay(await answered(run, () => run.pane.press('Enter')), size);
     const failures = [
       ...typed.map((t) => [t, boxProblem(t)] as const).map(([t, p]) => p && failure(`while typing: ${p}`, t, size)),
       ...sent.map((t) => [t, boxProblem(t)] as const).map(([t, p]) => p && failure(`after Enter: ${p}`, t, size)),
