@@ -9,7 +9,7 @@ import { paneFixture, TmuxPane } from '../support/tmux.js';
 import { renderMarkdown } from '../../src/ui/text/markdown.js';
 import { textWidth } from '../../src/ui/text/width.js';
 
-// What a clinician reads in real terminals (issue 19). medchat runs in tmux with its output recorded; the same bytes
+// What a clinician reads in real terminals. medchat runs in tmux with its output recorded; the same bytes
 // are then replayed into tmux, GNU screen and xterm at the same size, and each terminal's own cells are read back.
 // tmux alone hid two defects: a full-width row written as `row + CSI K` lost its last cell in xterm and screen
 // ("below 150" read "below 15"), and glyphs whose width terminals dispute (VS16 emoji, skin tones, ZWJ sequences,
