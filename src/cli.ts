@@ -1,3 +1,9 @@
+/**
+ * The command line. Kept light: only commander is loaded up front; each mode imports what it
+ * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React. Nothing
+ * imports this module but main.ts: what the modes share with it lives in cli-options.ts and
+ * version.ts, below it.
+ */
 import { Command, CommanderError, Option } from 'commander';
 import { MedchatError, toMedchatError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
@@ -8,12 +14,6 @@ import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from './version.js';
 
-/**
- * The command line. Kept light: only commander is loaded up front; each mode imports what it
- * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React. Nothing
- * imports this module but main.ts: what the modes share with it lives in cli-options.ts and
- * version.ts, below it.
- */
 function buildProgram(): Command {
   const program = new Command('medchat');
   program

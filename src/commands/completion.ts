@@ -1,5 +1,3 @@
-import type { Command, Option } from 'commander';
-
 /**
  * `medchat completion bash|zsh|fish`: prints a completion script built from the command line
  * itself (every subcommand and flag, the config keys), so it never falls out of step.
@@ -7,6 +5,8 @@ import type { Command, Option } from 'commander';
  *   zsh:  `source <(medchat completion zsh)` in ~/.zshrc
  *   fish: `medchat completion fish > ~/.config/fish/completions/medchat.fish`
  */
+import type { Command, Option } from 'commander';
+
 export function registerCompletion(program: Command): void {
   program
     .command('completion')

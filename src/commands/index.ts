@@ -1,3 +1,7 @@
+/**
+ * Subcommands besides `config` register here, one line each. Each `register*` function lives
+ * in its own file and imports its heavy parts lazily inside its action.
+ */
 import type { Command } from 'commander';
 import { registerSessions } from './sessions.js';
 import { registerRetexture } from './retexture.js';
@@ -8,10 +12,6 @@ import { registerPrivacy } from './privacy.js';
 import { registerRoles } from './roles.js';
 import { registerBatch } from './batch.js';
 
-/**
- * Subcommands besides `config` register here, one line each. Each `register*` function lives
- * in its own file and imports its heavy parts lazily inside its action.
- */
 export function registerSubcommands(program: Command): void {
   registerRetexture(program);
   registerTask(program);

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-
 /**
  * `medchat privacy check [FILE|-]`: what the patient-identifier guard would find, with positions.
  * Only commander is touched here; the guard loads inside the action.
  */
+import type { Command } from 'commander';
+
 export function registerPrivacy(program: Command): void {
   const privacy = program.command('privacy').description('the patient-identifier guard: check a text for identifiers before it leaves the machine');
   privacy

@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-
 /**
  * `medchat roles list|show|edit|path`. Only commander is touched here; the role store loads
  * inside each action so `--version` stays fast.
  */
+import type { Command } from 'commander';
+
 export function registerRoles(program: Command): void {
   const roles = program.command('roles').description('named clinical presets (system prompt + settings): list, show, edit');
   roles

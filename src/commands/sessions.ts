@@ -1,9 +1,9 @@
-import type { Command } from 'commander';
-
 /**
  * `medchat sessions list|show|export|rm|path`. Only commander is touched here; the store and
  * exports load inside each action so `--version` stays fast.
  */
+import type { Command } from 'commander';
+
 export function registerSessions(program: Command): void {
   const sessions = program.command('sessions').description('saved conversations: list, show, export, delete');
   sessions

@@ -1,12 +1,11 @@
-import { APIError } from 'openai';
-import type { Usage } from './chat-events.js';
-
 /**
  * The two shapes an answer arrives in, read the same way whichever was asked for: a stream of
  * chunks (server-sent events, `choices[].delta`) or one whole completion (`choices[].message`).
  * A service that answers a stream request with one JSON completion, or `--no-stream` with
  * events, is understood either way. Only the choice with index 0 is read.
  */
+import { APIError } from 'openai';
+import type { Usage } from './chat-events.js';
 
 interface RawDelta {
   content?: unknown;

@@ -1,12 +1,11 @@
-import { MedchatError } from './errors.js';
-import { ExitCode } from './exit-codes.js';
-import { proxyFor } from './http.js';
-import { PROXY_CLOSED, PROXY_SILENT, PROXY_STATUS } from './proxy-tunnel.js';
-
 /**
  * Connection-level failures (before any HTTP status), described the same way for chat,
  * retexture, task polling and downloads: one line naming the host (or the proxy) and the next step.
  */
+import { MedchatError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { proxyFor } from './http.js';
+import { PROXY_CLOSED, PROXY_SILENT, PROXY_STATUS } from './proxy-tunnel.js';
 
 /** Error codes that mean the server's certificate was not trusted or TLS failed. */
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;

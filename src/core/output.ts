@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import { ExitCode } from './exit-codes.js';
-
 /**
  * Writes to stdout or stderr without losing a byte, and cheaply:
  * - text written in the same turn of the event loop is joined into one write (a stream of
@@ -11,6 +8,9 @@ import { ExitCode } from './exit-codes.js';
  * While a writer is attached to a stream, the process-wide guard (`guardStandardStreams`) leaves
  * that stream's errors to it.
  */
+import fs from 'node:fs';
+import { ExitCode } from './exit-codes.js';
+
 const attached = new Set<NodeJS.WritableStream>();
 
 /** EPIPE and a stream already destroyed by one: the reader went away. */

@@ -1,3 +1,9 @@
+/**
+ * Requests through a forward proxy (HTTPS_PROXY / HTTP_PROXY), done the way curl does them:
+ * an `http://` target goes to the proxy as an absolute-URI request (no CONNECT), an `https://`
+ * target through one `CONNECT host:port` tunnel per request. Every failure here is final for the
+ * request (no reconnect loop): a refusal, a 407, a connection closed on CONNECT.
+ */
 import type http from 'node:http';
 import type https from 'node:https';
 import type net from 'node:net';
@@ -5,13 +11,6 @@ import { formatDuration } from './text/format.js';
 
 const httpModule = () => process.getBuiltinModule('node:http') as typeof http;
 const httpsModule = () => process.getBuiltinModule('node:https') as typeof https;
-
-/**
- * Requests through a forward proxy (HTTPS_PROXY / HTTP_PROXY), done the way curl does them:
- * an `http://` target goes to the proxy as an absolute-URI request (no CONNECT), an `https://`
- * target through one `CONNECT host:port` tunnel per request. Every failure here is final for the
- * request (no reconnect loop): a refusal, a 407, a connection closed on CONNECT.
- */
 
 /** Connecting (DNS and TCP) to the proxy may take this long. */
 const PROXY_CONNECT_TIMEOUT_MS = 10_000;

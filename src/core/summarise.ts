@@ -1,11 +1,11 @@
-import { completeChat, type CallOptions, type ClientSettings } from './chat-client.js';
-import type { WireMessage } from './chat-request.js';
-import { redact } from './secret-redactor.js';
-
 /**
  * The summarising request: a separate, non-streaming request with thinking off that condenses
  * the oldest turns of a conversation into a clinical summary, merging an earlier summary.
  */
+import { completeChat, type CallOptions, type ClientSettings } from './chat-client.js';
+import type { WireMessage } from './chat-request.js';
+import { redact } from './secret-redactor.js';
+
 const SUMMARY_INSTRUCTIONS = `You condense the earlier part of a medical conversation between a user and an assistant so that the conversation can continue without it. Write a clinical summary that keeps every patient fact. Do not add advice, opinions or facts that are not in the text.
 
 Keep, with exact numbers, units, dates and names:

@@ -1,5 +1,3 @@
-import type { WireMessage } from './chat-request.js';
-
 /**
  * Token estimates. The base count comes from a real tokenizer (o200k, which splits Chinese,
  * Japanese and Korean as well as English); a calibration ratio learnt from the `prompt_tokens`
@@ -10,6 +8,7 @@ import type { WireMessage } from './chat-request.js';
  * one-shot question never needs them, because its UTF-8 size already bounds its tokens (see
  * `upperBound`). Until they are loaded, `countText` falls back to a rough count.
  */
+import type { WireMessage } from './chat-request.js';
 
 /** Tokens the chat template adds around each message, and once to prime the reply. */
 export const PER_MESSAGE_OVERHEAD = 4;

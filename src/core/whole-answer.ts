@@ -1,11 +1,10 @@
-import type { ChatResult, Usage } from './chat-events.js';
-import { chunksFromEvents, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
-import { ThinkTagSplitter } from './think-tags.js';
-
 /**
  * A whole answer read from a finished (or cut-off) body: a completion, or events sent to a
  * whole-answer request. What a cut-off body of events still held is kept, not thrown away.
  */
+import type { ChatResult, Usage } from './chat-events.js';
+import { chunksFromEvents, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
+import { ThinkTagSplitter } from './think-tags.js';
 
 /** The body as text; when reading fails part-way, the error carries what arrived (`partialText`). */
 export async function readBodyText(response: Response): Promise<string> {

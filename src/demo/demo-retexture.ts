@@ -1,13 +1,13 @@
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
-import { encodePng } from '../double/retexture.js';
-import type { RetextureDouble } from '../double/retexture.js';
-
 /**
  * The demo's image jobs: a sample picture to try (drawn here, so the package ships it as code),
  * and results that are real images — the submitted picture with its colours turned — so the
  * chat screen's preview shows something.
  */
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { encodePng } from '../double/retexture.js';
+import type { RetextureDouble } from '../double/retexture.js';
+
 export function samplePng(size = 48): Buffer {
   const rgb = new Uint8Array(size * size * 3);
   const mid = size / 2;

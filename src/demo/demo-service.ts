@@ -1,14 +1,14 @@
+/**
+ * The stand-in service behind `medchat demo`: the test double, on an ephemeral 127.0.0.1 port
+ * in this process, answering with the demo replies at about 40 tokens a second, after a pause
+ * before the first answer token the way a reasoning model has.
+ */
 import { ChatDouble } from '../double/chat.js';
 import { RetextureDouble } from '../double/retexture.js';
 import { DoubleServer, type RecordedRequest } from '../double/server.js';
 import { attachDemoRetexture } from './demo-retexture.js';
 import { demoReply, tokenChunks } from './replies.js';
 
-/**
- * The stand-in service behind `medchat demo`: the test double, on an ephemeral 127.0.0.1 port
- * in this process, answering with the demo replies at about 40 tokens a second, after a pause
- * before the first answer token the way a reasoning model has.
- */
 interface DemoService {
   url: string;
   server: DoubleServer;

@@ -1,12 +1,12 @@
-import type http from 'node:http';
-import { deflateSync } from 'node:zlib';
-import type { DoubleServer, RecordedRequest } from './server.js';
-
 /**
  * The retexture side of the double: `POST /mj/submit/retexture`, `GET /mj/task/{id}/fetch`,
  * `POST /mj/task/list-by-condition`, and `GET /mj/image/{name}` for downloads. Every task has a
  * scripted life, advanced one step per fetch (so tests never depend on time).
  */
+import type http from 'node:http';
+import { deflateSync } from 'node:zlib';
+import type { DoubleServer, RecordedRequest } from './server.js';
+
 export interface TaskLife {
   /** Records the first fetches return, in order, e.g. `[{status: 'SUBMITTED'}, {status: 'IN_PROGRESS', progress: '40%'}]`. */
   steps?: Array<{ status?: string | null; progress?: string }>;

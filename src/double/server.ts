@@ -1,11 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 /**
  * A real HTTP server on 127.0.0.1 that stands in for the service: the test double, and the
  * stand-in behind `medchat demo`. It records every request; routes are added by the modules
  * beside this one (chat, retexture and tasks).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 export interface RecordedRequest {
   method: string;
   path: string;

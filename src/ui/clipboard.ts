@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-
 /**
  * Copying text for `/copy`: every way that can work where medchat runs, and an honest account of
  * where the text went. Plain TS: the environment, programs and terminal are passed in, so the
@@ -15,6 +13,8 @@ import { spawnSync } from 'node:child_process';
  *   the terminal, which may ignore it: it is never reported as copied.
  * MEDCHAT_NO_CLIPBOARD_TOOL=1 runs no program at all (tmux included).
  */
+import { spawnSync } from 'node:child_process';
+
 export interface ClipboardHost {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;

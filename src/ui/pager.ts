@@ -1,6 +1,3 @@
-import type { Key } from './text/keys.js';
-import { stripAnsi, textWidth } from './text/width.js';
-
 /**
  * Paging through lines, as `less` does, in plain TypeScript (no terminal, no React): where the
  * view is, what a key does to it, searching, and the status line. The transcript viewer draws
@@ -10,6 +7,9 @@ import { stripAnsi, textWidth } from './text/width.js';
  * Home/g/< and End/G/> the ends; / searches (Enter to find, Esc to give up), n/N the next and
  * previous match; q, Esc, Ctrl+O or Ctrl+C leave.
  */
+import type { Key } from './text/keys.js';
+import { stripAnsi, textWidth } from './text/width.js';
+
 export interface PagerState {
   /** The first line shown. */
   top: number;

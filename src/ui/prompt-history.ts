@@ -1,13 +1,13 @@
+/**
+ * Earlier prompts for Up/Down, kept across runs in one 0600 file (JSON string per line) in the
+ * data folder. Off when the `history` setting is false: then nothing is read or written.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/io/atomic-file.js';
 import type { FileOps } from '../core/io/file-ops.js';
 import { dataDir } from '../core/paths.js';
 
-/**
- * Earlier prompts for Up/Down, kept across runs in one 0600 file (JSON string per line) in the
- * data folder. Off when the `history` setting is false: then nothing is read or written.
- */
 const HISTORY_LIMIT = 1000;
 
 export function historyFile(env: NodeJS.ProcessEnv = process.env): string {

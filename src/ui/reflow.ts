@@ -1,11 +1,10 @@
-import { textWidth } from './text/width.js';
-
 /**
  * When the terminal gets narrower, most terminals re-wrap what they show: a line drawn 80 cells
  * wide takes two rows at 50 columns. Ink then erases its live region by counting the lines it
  * wrote, which no longer covers the rows they take, and the top of the old region stays on screen
  * (a stale block). These work out the rows the lines take after the narrowing instead.
  */
+import { textWidth } from './text/width.js';
 
 /** Whether the terminal re-wraps lines already on screen when it narrows. xterm and the Linux console cut them instead. */
 export function terminalReflows(env: NodeJS.ProcessEnv = process.env): boolean {

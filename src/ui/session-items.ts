@@ -1,3 +1,8 @@
+/**
+ * Plain helpers behind the chat controller's session features (no React, no I/O): the first
+ * lines of the screen, the transcript of a resumed session, the `/sessions` list, the `/tokens`
+ * breakdown and the footer meter.
+ */
 import type { Compaction } from '../core/context.js';
 import { hostOf } from '../core/network-errors.js';
 import type { Settings } from '../core/settings.js';
@@ -13,12 +18,6 @@ import type { TokenBreakdown } from '../core/context.js';
 import { formatListTime, formatTokens, formatWindow } from '../core/text/format.js';
 import type { Meter } from './text/format.js';
 import { textWidth, wrapLine } from './text/width.js';
-
-/**
- * Plain helpers behind the chat controller's session features (no React, no I/O): the first
- * lines of the screen, the transcript of a resumed session, the `/sessions` list, the `/tokens`
- * breakdown and the footer meter.
- */
 
 /** What the screen starts with: the header (what cannot change during the session), and in the demo a warning. */
 export function openingItems(o: { version: string; demo?: boolean; settings: Settings; role?: string }): NewItem[] {

@@ -1,12 +1,12 @@
-import fs from 'node:fs';
-import { usageError } from '../errors.js';
-import { readStdinText } from '../stdin.js';
-
 /**
  * `-f/--file`: text files sent with the question. Each is read whole, as UTF-8 text, and refused
  * before anything is sent when it is missing, not a regular file, binary (a NUL byte, or not
  * UTF-8), or larger than `maxBytes` (the same bound as piped stdin: see stdin.ts). `-` is stdin.
  */
+import fs from 'node:fs';
+import { usageError } from '../errors.js';
+import { readStdinText } from '../stdin.js';
+
 export interface InputFile {
   /** The name as the user gave it (`stdin` for `-`): the block's label. */
   name: string;

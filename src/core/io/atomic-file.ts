@@ -1,8 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
-
 /**
  * The one way medchat writes a file: every byte to a new temporary file beside the target
  * (created exclusively, never through a link), flushed to the disk, closed, and only then
@@ -10,6 +5,11 @@ import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
  * On any failure the temporary file is removed and the target is left exactly as it was: a
  * reader sees the previous complete file or the next one, never a part.
  */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
+
 interface AtomicWriteOptions {
   /** Permissions of the new file (default 0600: what medchat writes can hold health details). */
   mode?: number;

@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
-
 /**
  * A short exclusive lock between medchat processes: a lock file created with O_EXCL that holds
  * the owner's pid and host. It is held only while one file is read, merged and written (a few
@@ -9,6 +5,10 @@ import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
  * longer runs on this host, or the file is older than `staleMs`) was left by a killed process
  * and is broken.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
+
 interface LockOptions {
   ops?: FileOps;
   /** Give up after this long (default 3 s). */

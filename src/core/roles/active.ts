@@ -1,11 +1,11 @@
-import { makePlanner } from '../request-plan.js';
-import type { Settings } from '../settings.js';
-import type { Role } from './role.js';
-
 /**
  * A role switched on in a running conversation (the chat screen's `-r` and `/role`): what it
  * sets, and what it replaced, so `/role off` (or another role) starts again from there.
  */
+import { makePlanner } from '../request-plan.js';
+import type { Settings } from '../settings.js';
+import type { Role } from './role.js';
+
 export interface RoleSettings {
   system?: string;
   thinking: boolean;

@@ -1,3 +1,7 @@
+/**
+ * Where roles come from: the user's `<config dir>/roles/NAME.md`, then the built-ins. A user file
+ * with a built-in's name replaces it (that is what `roles edit soap` makes).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../errors.js';
@@ -5,10 +9,6 @@ import { configDir } from '../paths.js';
 import { BUILTIN_ROLES } from './builtins.js';
 import { ROLE_NAME, RoleFileError, parseRole, type Role } from './role.js';
 
-/**
- * Where roles come from: the user's `<config dir>/roles/NAME.md`, then the built-ins. A user file
- * with a built-in's name replaces it (that is what `roles edit soap` makes).
- */
 export function rolesDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(configDir(env), 'roles');
 }

@@ -1,10 +1,10 @@
-import { usageError } from '../errors.js';
-
 /**
  * The short schema form for the shell: `--schema 'name, dose_mg number, route'`. Each field is a
  * name, optionally followed by its type (string unless typed: string, number, integer, boolean).
  * Every field is required and no other field is allowed. `multi`: an array of such objects.
  */
+import { usageError } from '../errors.js';
+
 const INLINE_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
 type InlineType = (typeof INLINE_TYPES)[number];
 

@@ -1,11 +1,11 @@
-import { capLines } from './check.js';
-import type { SchemaSpec } from './source.js';
-
 /**
  * What the model is told. The service takes no `response_format`, so the schema travels in the
  * system message (a standing instruction: it holds for the repair turn, and for every question
  * of a chat); the question itself stays as the user wrote it.
  */
+import { capLines } from './check.js';
+import type { SchemaSpec } from './source.js';
+
 export function schemaInstruction(spec: SchemaSpec): string {
   return [
     'Output format: reply with exactly one JSON value that validates against the JSON Schema (draft 2020-12) below.',

@@ -1,11 +1,11 @@
-import type { Usage } from '../chat-events.js';
-import type { Finished } from '../request-plan.js';
-import { capLines } from './check.js';
-
 /**
  * How a schema answer is reported: the fields `--json` adds, and the stderr lines after a
  * failure (the validation errors, one a line, capped, and where the raw answer is kept).
  */
+import type { Usage } from '../chat-events.js';
+import type { Finished } from '../request-plan.js';
+import { capLines } from './check.js';
+
 const MAX_ERROR_LINES = 10;
 
 export function schemaJsonFields(finished: Finished | undefined, attempts: number): Record<string, unknown> {

@@ -1,11 +1,11 @@
-import { usageError } from '../errors.js';
-import type { SchemaSpec } from './source.js';
-
 /**
  * JSON Schema validation (draft 2020-12) with ajv's 2020 build. ajv and its generated code are
  * loaded only when a schema is in use (`compileSchema` imports them), so start-up without
  * `--schema` pays nothing for them.
  */
+import { usageError } from '../errors.js';
+import type { SchemaSpec } from './source.js';
+
 export interface CompiledSchema {
   spec: SchemaSpec;
   /** Validation errors for `value`, one readable line each (empty: valid). */

@@ -1,12 +1,12 @@
-import type { ContextState } from '../context.js';
-import type { SessionData, StoredTurn } from './session-data.js';
-
 /**
  * Two medchat processes can write one session at once (`medchat -c` twice, or the chat screen
  * and a one-shot). Every save takes the session's lock, reads the file as it is now, and merges
  * it with what this process has: each process writes only its own turns, and takes every other
  * turn from the file, so no question or answer is lost whoever saves last.
  */
+import type { ContextState } from '../context.js';
+import type { SessionData, StoredTurn } from './session-data.js';
+
 export interface MergeScope {
   /** Turns this process asked: its copy wins. */
   owned: ReadonlySet<string>;

@@ -1,3 +1,12 @@
+/**
+ * Sessions on disk: one JSON file per conversation in `<data dir>/sessions/`, the folder 0700
+ * and every file 0600. Every write goes through writeFileAtomic (every byte to a temporary file,
+ * flushed, then renamed), so a session file is always either the previous or the next complete
+ * version, whatever moment medchat (or the machine) dies at or the disk fills up. Saves that
+ * merge (`save(…, { merge })`) take the session's lock and fold in the turns other medchat
+ * processes wrote meanwhile (session-merge.ts).
+ * Nothing is created until the first save: `--incognito` and `history: off` never touch the disk.
+ */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,15 +21,6 @@ import { dataDir } from '../paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
 
-/**
- * Sessions on disk: one JSON file per conversation in `<data dir>/sessions/`, the folder 0700
- * and every file 0600. Every write goes through writeFileAtomic (every byte to a temporary file,
- * flushed, then renamed), so a session file is always either the previous or the next complete
- * version, whatever moment medchat (or the machine) dies at or the disk fills up. Saves that
- * merge (`save(…, { merge })`) take the session's lock and fold in the turns other medchat
- * processes wrote meanwhile (session-merge.ts).
- * Nothing is created until the first save: `--incognito` and `history: off` never touch the disk.
- */
 export { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 
 export interface SessionInfo {

@@ -1,14 +1,13 @@
-import type { Usage } from '../../core/chat-events.js';
-import type { TurnStatus } from '../../core/conversation.js';
-import type { Meter } from '../text/format.js';
-
-
 /**
  * What the chat screen shows, as plain data (no React): the components render a `ChatSnapshot`.
  *
  * What is printed once (Ink `<Static>`) is `items`, append-only. The streaming turn lives in
  * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
  */
+import type { Usage } from '../../core/chat-events.js';
+import type { TurnStatus } from '../../core/conversation.js';
+import type { Meter } from '../text/format.js';
+
 export type StaticItem =
   /**
    * `role` as it is now (the transcript viewer shows it; the terminal keeps the header as it was

@@ -1,11 +1,11 @@
-import { matchCommands } from './index.js';
-import type { SlashCommand } from './types.js';
-
 /**
  * The `/` menu as plain data: which commands match the draft, which one is selected, and which
  * of them fit in its window. The screen keeps a MenuState next to the draft and asks `commandMenu`
  * what to show; the key handlers below return the next state (and the draft, for Tab).
  */
+import { matchCommands } from './index.js';
+import type { SlashCommand } from './types.js';
+
 export const MENU_ROWS = 8;
 
 export interface MenuState {

@@ -1,11 +1,11 @@
-import { clusters, textWidth } from './width.js';
-
 /**
  * The input box's draft as rows on screen: each line cut into rows of at most `width` cells (by
  * grapheme, so a wide character or an emoji is never split), a window of `maxRows` rows that
  * keeps the cursor in view, and where in it the cursor is (row, and column in cells). The box
  * draws these rows as they are, so the terminal's cursor can be put exactly on the caret.
  */
+import { clusters, textWidth } from './width.js';
+
 interface DraftRow {
   text: string;
   /** The first row of the draft's first line (it gets the prompt mark). */

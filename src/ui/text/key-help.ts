@@ -1,10 +1,10 @@
-import { PASTE_FOLD_LINES } from './editor.js';
-import { KEY_BINDINGS, type NamedKey } from './keys.js';
-
 /**
  * What each key does, for /help and the README. The labels come from KEY_BINDINGS (keys.ts), so
  * a key the decoder learns shows up here, and a test fails until it is described.
  */
+import { PASTE_FOLD_LINES } from './editor.js';
+import { KEY_BINDINGS, type NamedKey } from './keys.js';
+
 interface KeyHelp {
   keys: readonly NamedKey[];
   /** Labels that are not one key (`\ then Enter`). */

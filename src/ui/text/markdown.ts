@@ -1,3 +1,12 @@
+/**
+ * A compact Markdown-to-terminal renderer: headings, paragraphs, lists, quotes, rules, tables
+ * (with column alignment), fenced code with simple syntax colours, and inline emphasis, code,
+ * links, escapes and entities. Input must already be sanitised (no control characters); the only
+ * escape codes in the output are our own SGR colours and, with `hyperlinks`, OSC 8 links to
+ * checked http(s)/mailto targets. Output is wrapped to `width` with hanging indents, so Ink never
+ * has to re-wrap it; a URL is never broken at a word boundary (it moves to a row of its own), and
+ * a code line too long for the screen is cut at the edge with a `↪` on each row that continues it.
+ */
 import { LINK_CLOSE, linkOpen } from '../../core/hyperlinks.js';
 import { parseBlocks } from '../../core/markdown/blocks.js';
 import { codeRows } from './markdown-code.js';
@@ -8,15 +17,6 @@ import { textWidth, wrapLine as wrapWords } from './width.js';
 export { highlightCode } from './markdown-code.js';
 export { renderInline } from './markdown-inline.js';
 
-/**
- * A compact Markdown-to-terminal renderer: headings, paragraphs, lists, quotes, rules, tables
- * (with column alignment), fenced code with simple syntax colours, and inline emphasis, code,
- * links, escapes and entities. Input must already be sanitised (no control characters); the only
- * escape codes in the output are our own SGR colours and, with `hyperlinks`, OSC 8 links to
- * checked http(s)/mailto targets. Output is wrapped to `width` with hanging indents, so Ink never
- * has to re-wrap it; a URL is never broken at a word boundary (it moves to a row of its own), and
- * a code line too long for the screen is cut at the edge with a `↪` on each row that continues it.
- */
 interface MarkdownOptions {
   width: number;
   colour?: boolean;

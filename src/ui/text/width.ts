@@ -1,5 +1,3 @@
-import stringWidth from 'string-width';
-
 /**
  * Terminal cell widths: the one measure of text for the whole chat screen (the frame writer's
  * diff, wrapping, Markdown tables, the live rows, the input box, and Ink's own layout: the build
@@ -17,6 +15,8 @@ import stringWidth from 'string-width';
  * those cells (blanked first) and puts the cursor after them, so a terminal that draws it
  * narrower shows a blank cell and never shifts or overwrites the text after it.
  */
+import stringWidth from 'string-width';
+
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 export const stripAnsi = (s: string): string => s.replace(ANSI, '');
