@@ -61,7 +61,7 @@ test('every question answered into -o as one JSON line each; a rerun sends nothi
     assert.equal(l.error, undefined);
   }
   assert.equal(fs.statSync(out).mode & 0o777, 0o600, 'answers can hold health details: 0600');
-  assert.match(r.stderr, /^medchat batch: 25 answered, 0 failed in \d+s · tokens \d+ in \/ \d+ out$/m);
+  assert.match(r.stderr, /^medchat batch: 25 answered, 0 failed in [\d.]+s · tokens \d+ in \/ \d+ out$/m);
   assert.ok(!r.stderr.includes(TEST_KEY));
 
   const sent = double.chat.requests.length;

@@ -45,7 +45,7 @@ describe('retexture and task: deadlines and byte caps', () => {
         const r = await run(['retexture', '--image', png, '--wait', ...timeout, 'x']);
         assert.equal(r.code, 7, r.stderr);
         assert.equal(r.stdout, '', 'no id exists yet');
-        assert.equal(errorLine(r), `medchat: the service did not answer the submit within 2s (--timeout); the job may or may not have been submitted`);
+        assert.equal(errorLine(r), `medchat: the service did not answer the submit within 1.5s (--timeout); the job may or may not have been submitted`);
         assert.ok(r.elapsedMs < BOUND_MS, `took ${r.elapsedMs} ms`);
       });
 
@@ -55,7 +55,7 @@ describe('retexture and task: deadlines and byte caps', () => {
         const r = await run(['task', id, '--wait', ...FAST, ...timeout]);
         assert.equal(r.code, 7, r.stderr);
         assert.equal(r.stdout, `${id}\n`);
-        assert.equal(r.stderr, `medchat: task ${id} did not finish within 2s (no answer from the service); check again later with: medchat task ${id} --wait\n`);
+        assert.equal(r.stderr, `medchat: task ${id} did not finish within 1.5s (no answer from the service); check again later with: medchat task ${id} --wait\n`);
         assert.ok(r.elapsedMs < BOUND_MS, `took ${r.elapsedMs} ms`);
       });
 
@@ -71,7 +71,7 @@ describe('retexture and task: deadlines and byte caps', () => {
         assert.equal(r.stdout, `${id}\n`);
         assert.equal(
           errorLine(r),
-          `medchat: task ${id} is done, but the image did not download within 2s; get it later with: medchat task ${id} --output '${dir}/it'\\''s; here.png'`,
+          `medchat: task ${id} is done, but the image did not download within 1.5s; get it later with: medchat task ${id} --output '${dir}/it'\\''s; here.png'`,
         );
         assert.deepEqual(fs.readdirSync(dir), [], 'nothing written');
         assert.ok(r.elapsedMs < BOUND_MS, `took ${r.elapsedMs} ms`);
@@ -83,7 +83,7 @@ describe('retexture and task: deadlines and byte caps', () => {
       const r = await run(['task', '4242', ...timeout]);
       assert.equal(r.code, 7, r.stderr);
       assert.equal(r.stdout, '4242\n');
-      assert.equal(r.stderr, 'medchat: no answer about task 4242 within 2s; check again later with: medchat task 4242 --wait\n');
+      assert.equal(r.stderr, 'medchat: no answer about task 4242 within 1.5s; check again later with: medchat task 4242 --wait\n');
       assert.ok(r.elapsedMs < BOUND_MS, `took ${r.elapsedMs} ms`);
     });
   });
