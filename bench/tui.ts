@@ -7,6 +7,9 @@ import { startServiceDouble, type ServiceDouble } from '../src/double/index.js';
 import { BIN, tempHome } from '../test/support/cli.js';
 import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median, streamEnded } from './support/measure.js';
 
+/** The answer's figures under it (`9 in · 4k out`): the answer is fully drawn. */
+const STATS = /[\d.]+k? in · [\d.]+k? out/;
+
 const COLS = 120;
 const ROWS = 40;
 
@@ -112,7 +115,7 @@ if (only('stream')) {
     await until(() => streamEnded(req), 30_000, 'stream end');
     const t1 = performance.now();
     const cpu1 = cpuTicks(pid);
-    await until(() => /\d+ in · \d+ out/.test(pty.out().slice(-4000)), 5_000, 'final frame');
+    await until(() => STATS.test(pty.out().slice(-4000)), 5_000, 'final frame');
     cpu.push(cpuPercent(cpu1 - cpu0, t1 - t0));
     ratios.push((pty.bytes() - bytes0) / received);
     pty.close();
@@ -137,7 +140,7 @@ if (only('burst')) {
     await until(() => double.chat.requests.length > before, 5_000, 'request');
     const req = double.chat.requests.at(-1)!;
     const tLast = await until(() => streamEnded(req), 30_000, 'stream end');
-    const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && /\d+ in · \d+ out/.test(o); }, 10_000, 'drawn');
+    const tDrawn = await until(() => { const o = pty.out().slice(mark); return o.includes('lastword.') && STATS.test(o); }, 10_000, 'drawn');
     delays.push((tDrawn - tLast) / 1000);
     pty.close();
   }
@@ -154,7 +157,7 @@ if (only('keys')) {
     double.chat.enqueue({ reasoning: [], content: tokens });
     const pty = await readyScreen();
     pty.write('long\r');
-    await until(() => /Paragraph 2799/.test(pty.out().slice(-20_000)) && /\d+ in · \d+ out/.test(pty.out().slice(-4000)), 60_000, 'long answer drawn');
+    await until(() => /Paragraph 2799/.test(pty.out().slice(-20_000)) && STATS.test(pty.out().slice(-4000)), 60_000, 'long answer drawn');
     await new Promise((r) => setTimeout(r, 500));
     const letters = 'qwertyuiopasdfghjklzxcvbnmQWERTYUIOPASDF';
     for (const ch of letters) {
