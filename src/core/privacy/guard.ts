@@ -1,10 +1,3 @@
-import { DateShifter, preferredOrder } from './date-shift.js';
-import { findDates } from './date-parse.js';
-import { countByKind, type Finding, type Kind } from './kinds.js';
-import { PlaceholderMap } from './placeholders.js';
-import { StreamRestorer, restoreText, type Mark, type PutBack } from './restore.js';
-import { scan } from './scanner.js';
-
 /**
  * The guard for one conversation: what goes out is checked (warn), or has its identifiers
  * replaced by placeholders and, with date shifting, its dates moved (redact); answers get the
@@ -12,9 +5,19 @@ import { scan } from './scanner.js';
  *
  *   const guard = new PrivacyGuard({ shiftDates });            // once per conversation
  *   const out = guardOutgoing(text, 'redact', guard);         // before each request
- *   send(out.text) … guard.streamRestorer(mark).push(chunk)   // as the answer arrives
+ *   send(every message through guard.seal) … guard.streamRestorer(mark).push(chunk)
+ *
+ * What it replaced once it replaces wherever it appears again, in any later text of the
+ * conversation: the whole value, and each word of a name ("Margaret" after "Margaret Ellison").
  */
-export const PRIVACY_MODES = ['warn', 'redact', 'off'] as const;
+import { DateShifter, preferredOrder } from './date-shift.js';
+import { findDates } from './date-parse.js';
+import { countByKind, type Finding, type Kind } from './kinds.js';
+import { PlaceholderMap } from './placeholders.js';
+import { StreamRestorer, restoreText, type Mark, type PutBack } from './restore.js';
+import { findNameWords, scan } from './scanner.js';
+
+const PRIVACY_MODES = ['warn', 'redact', 'off'] as const;
 export type PrivacyMode = (typeof PRIVACY_MODES)[number];
 
 export interface Outgoing {
@@ -28,7 +31,7 @@ export interface Outgoing {
   replaced: Array<{ finding: Finding; with: string }>;
 }
 
-export interface GuardOptions {
+interface GuardOptions {
   shiftDates?: boolean;
   /** A fixed offset (a resumed conversation keeps its own); else a random one. */
   shiftDays?: number;
@@ -55,6 +58,22 @@ export class PrivacyGuard {
     const findings = this.remembered(text, scan(text));
     const counts = countByKind(findings);
     if (mode === 'warn' || findings.length === 0) return { mode, text, findings, counts, replaced: [] };
+    return { mode, findings, counts, ...this.replace(text, findings) };
+  }
+
+  /**
+   * `text` with what this conversation already replaced (its values, the words of its names, its
+   * shifted dates) replaced again wherever it appears; nothing new is looked for. Every message of
+   * a redacted request passes here last: the user's own system prompt, earlier turns sent before a
+   * value was first found, a summary's source.
+   */
+  seal(text: string): string {
+    if (!this.active || !text) return text;
+    const findings = this.remembered(text, []);
+    return findings.length ? this.replace(text, findings).text : text;
+  }
+
+  private replace(text: string, findings: readonly Finding[]): Pick<Outgoing, 'text' | 'replaced'> {
     this.placeholders.reserveFrom(text);
     if (this.shifter && !this.order) {
       const dates = findDates(text);
@@ -68,7 +87,10 @@ export class PrivacyGuard {
       if (f.kind === 'DATE' && this.shifter) {
         by = this.shifter.shiftDate(f.text, { order: this.order ?? 'dm' });
         if (by === f.text) by = this.placeholders.placeholderFor(f.kind, f.text);
-        else this.shifted = true;
+        else {
+          this.shifted = true;
+          this.shiftedDates.add(f.text);
+        }
       } else {
         by = this.placeholders.placeholderFor(f.kind, f.text);
       }
@@ -76,20 +98,28 @@ export class PrivacyGuard {
       last = f.end;
       replaced.push({ finding: f, with: by });
     }
-    return { mode, text: out + text.slice(last), findings, counts, replaced };
+    return { text: out + text.slice(last), replaced };
   }
 
   /**
    * `findings` plus every value this conversation already replaced, wherever it appears again (a
-   * name found by its label in one question is a name in the next, where nothing labels it).
+   * name found by its label in one question is a name in the next, where nothing labels it), and
+   * each word of those names on its own ("Margaret says…").
    */
   private remembered(text: string, findings: Finding[]): Finding[] {
-    if (!this.placeholders.size) return findings;
+    if (!this.placeholders.size && !this.shiftedDates.size) return findings;
     const extra: Finding[] = [];
     const free = (start: number, end: number) => ![...findings, ...extra].some((f) => start < f.end && f.start < end);
+    const names: string[] = [];
+    const values: Array<[Kind, string]> = [...this.shiftedDates].map((d): [Kind, string] => ['DATE', d]);
     for (const [placeholder, value] of this.placeholders.entries()) {
       const kind = /^\[([A-Z]+)-/.exec(placeholder)?.[1] as Kind | undefined;
-      if (!kind || value.trim().length < 3) continue;
+      if (!kind) continue;
+      if (kind === 'NAME') names.push(value);
+      values.push([kind, value]);
+    }
+    for (const [kind, value] of values) {
+      if (value.trim().length < 3) continue;
       const pattern = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
       for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'gi'))) {
         const start = m.index!;
@@ -97,6 +127,7 @@ export class PrivacyGuard {
         if (free(start, end)) extra.push({ kind, start, end, text: m[0], rule: 'seen earlier' });
       }
     }
+    for (const w of findNameWords(text, names, 'seen earlier')) if (free(w.start, w.end)) extra.push(w);
     return extra.length ? [...findings, ...extra].sort((a, b) => a.start - b.start) : findings;
   }
 
@@ -116,6 +147,8 @@ export class PrivacyGuard {
 
   /** A date was shifted in something sent: from then on dates in answers are shifted back. */
   private shifted = false;
+  /** The dates shifted so far, as written: shifted again wherever they appear. */
+  private readonly shiftedDates = new Set<string>();
 
   private shiftContext(): { shifter: DateShifter; order: 'dm' | 'md' } | undefined {
     return this.shifter && this.shifted ? { shifter: this.shifter, order: this.order ?? 'dm' } : undefined;

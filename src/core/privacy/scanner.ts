@@ -1,3 +1,9 @@
+/**
+ * Everything the guard finds in a text: every detector's findings, the words of each name found
+ * looked for again elsewhere in the text ("Patient: Margaret Ellison … Margaret says"), and
+ * overlaps settled (a higher-ranked kind keeps its characters: an e-mail address is not also a
+ * name; what is left of the other, if anything, stays). Sorted, none overlapping.
+ */
 import { KIND_RANK, type Finding, type Kind } from './kinds.js';
 import { findAddresses } from './detectors/address.js';
 import { findContacts } from './detectors/contact.js';
@@ -8,12 +14,6 @@ import { findChineseNames } from './detectors/names-zh.js';
 import { findRecordNumbers } from './detectors/records.js';
 import { COMMON_WORDS, LC, isStop } from './detectors/words.js';
 
-/**
- * Everything the guard finds in a text: every detector's findings, the words of each name found
- * looked for again elsewhere in the text ("Patient: Margaret Ellison … Margaret says"), and
- * overlaps settled (a higher-ranked kind keeps its characters: an e-mail address is not also a
- * name; what is left of the other, if anything, stays). Sorted, none overlapping.
- */
 const DETECTORS: ReadonlyArray<(text: string) => Finding[]> = [
   findContacts,
   findNationalIds,
@@ -39,14 +39,23 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const EPONYM_AFTER = /^(?:['’]s)?[ \u00a0]+(?:disease|syndrome|sign|palsy|score|test|scale|procedure|operation|manoeuvre|maneuver|criteria|classification|catheter|lymphoma|tumou?r)\b/i;
 
 function namesAgain(text: string, found: readonly Finding[]): Finding[] {
+  return findNameWords(text, found.filter((f) => f.kind === 'NAME').map((f) => f.text), 'again');
+}
+
+/**
+ * The words of these names wherever they stand alone in `text` ("Margaret" after "Margaret
+ * Ellison"): each word of two letters or more that starts with a capital and is no common word,
+ * as written, in capitals, and (for a name found in capitals) capitalised. Names in Chinese
+ * characters are looked for whole.
+ */
+export function findNameWords(text: string, names: Iterable<string>, rule: string): Finding[] {
   const words = new Set<string>();
-  for (const f of found) {
-    if (f.kind !== 'NAME') continue;
-    if (/[\u4e00-\u9fff]/.test(f.text)) {
-      if (f.text.length >= 2) words.add(f.text);
+  for (const name of names) {
+    if (/[\u4e00-\u9fff]/.test(name)) {
+      if (name.length >= 2) words.add(name);
       continue;
     }
-    for (const w of f.text.split(/[\s,]+/)) {
+    for (const w of name.split(/[\s,]+/)) {
       const bare = w.replace(/[.'’]+$/, '');
       if (bare.length < 2 || !CAPITAL.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
       words.add(bare);
@@ -61,7 +70,7 @@ function namesAgain(text: string, found: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
   for (const m of text.matchAll(re)) {
     if (CAPITAL.test(m[0]) && EPONYM_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
-    out.push({ kind: 'NAME', start: m.index, end: m.index + m[0].length, text: m[0], rule: 'again' });
+    out.push({ kind: 'NAME', start: m.index, end: m.index + m[0].length, text: m[0], rule });
   }
   return out;
 }
