@@ -4,12 +4,12 @@ import { ConfigStore } from './core/config-store.js';
 import { usageError } from './core/errors.js';
 import { resolveSettings, type Settings } from './core/settings.js';
 import { stdinLimitFor } from './core/stdin.js';
-import { refuseFilesThatCannotFit } from './core/inputs/fit.js';
 import { plannerForFlags } from './core/request-plan.js';
 import { currentRoleSettings } from './core/roles/active.js';
 import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
-import { resolvePrivacy, type PrivacyFlags } from './commands/privacy-options.js';
+import type { PrivacyFlags } from './commands/privacy-options.js';
+import { resolvePrivacy } from './core/privacy/choice.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
@@ -43,10 +43,9 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
   const question = await readQuestion(entry, { maxBytes: stdinLimitFor(settings.contextWindow), role: role?.name });
   const plan = planner.plan(question);
-  await refuseFilesThatCannotFit(plan.messages, plan.files, settings);
   return runOneShot(
     settings,
-    { userText: plan.userText, system: plan.system, stream: o.stream !== false, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning ?? 'show', session, plan, privacy },
+    { userText: plan.question, system: plan.system, stream: o.stream !== false, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning ?? 'show', session, plan, privacy },
     { stdout: process.stdout, stderr: process.stderr },
   );
 }

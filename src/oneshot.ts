@@ -1,22 +1,32 @@
-import type { ChatResult } from './core/chat-events.js';
-import { ChatSession, type SessionEvent } from './core/sessions/chat-session.js';
+/**
+ * One-shot mode: one question in, one answer on stdout. The answer is written exactly as
+ * received when stdout is not a terminal; reasoning, progress and errors go to stderr. The
+ * question goes through the one question pipeline (core/ask); this file only presents it.
+ *
+ * The patient-identifier guard: warn lists what was found on stderr and sends the question as
+ * typed; redact sends placeholders, says so on stderr, and prints the answer with the values put
+ * back: on a terminal each value put back is underlined (in ⟦ ⟧ with NO_COLOR), in a pipe or file
+ * the answer is plain and stderr lists "[NAME-1] → …", so scripts get clean text and the user
+ * still sees what was put back.
+ */
+import type { ChatResult, ChatEvent } from './core/chat-events.js';
+import { ChatSession } from './core/sessions/chat-session.js';
 import type { Settings } from './core/settings.js';
-import { MedchatError, toMedchatError, usageError } from './core/errors.js';
+import { MedchatError, usageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import { OutputWriter, describeWriteFailure } from './core/output.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from './core/sanitize.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from './core/signals.js';
 import { formatDuration } from './core/text/format.js';
 import { colourAllowed, dim, isTty, red, yellow } from './core/terminal.js';
-import { OneShotPrivacy, type PrivacySetting } from './oneshot-privacy.js';
-import type { Finished, RequestPlan } from './core/request-plan.js';
-import { addUsage, schemaFailureLines, schemaJsonFields } from './core/schema/report.js';
+import { ask, openPrivacy, type Answer, type AskEvent, type AskRequest } from './core/ask/ask.js';
+import type { PrivacyChoice } from './core/privacy/choice.js';
+import { putBackLine } from './core/privacy/report.js';
+import type { PutBack } from './core/privacy/restore.js';
+import type { GuardedQuestion } from './core/privacy/session-privacy.js';
+import { schemaFailureLines, schemaJsonFields } from './core/schema/report.js';
 
-/**
- * One-shot mode: one question in, one answer on stdout. The answer is written exactly as
- * received when stdout is not a terminal; reasoning, progress and errors go to stderr.
- */
-export interface OneShotOptions {
+interface OneShotOptions {
   userText: string;
   system?: string;
   stream: boolean;
@@ -25,29 +35,19 @@ export interface OneShotOptions {
   reasoning: 'show' | 'hide';
   /** The conversation this question belongs to (new, `-c`, `--resume`); saved as it goes unless incognito. */
   session?: ChatSession;
-  /** The patient-identifier guard (issue 14): warn, redact (with shifted dates) or off. */
-  privacy?: PrivacySetting;
+  /** The patient-identifier guard: warn, redact (with shifted dates) or off. */
+  privacy?: PrivacyChoice;
   /**
-   * With a schema (request-plan.ts): the answer is not streamed to stdout; it is checked, repaired
-   * once by a follow-up question when invalid, and printed as one JSON value (exit 9 if still invalid).
+   * The request plan (request-plan.ts): files too big for the window are refused before anything
+   * is saved; with a schema, the answer is not streamed to stdout; it is checked, repaired once by
+   * a follow-up question when invalid, and printed as one JSON value (exit 9 if still invalid).
    */
-  plan?: Pick<RequestPlan, 'schema' | 'finish' | 'repairRequest'>;
+  plan?: AskRequest['plan'];
 }
 
-/** An answer piece after the privacy guard: `text` restored, `shown` what to print (marked on a terminal). */
-type GuardedEvent = SessionEvent & { shown?: string };
-
-export interface OneShotIo {
+interface OneShotIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-}
-
-/** Compose the single user message from stdin and the prompt (stdin first, then the instruction). */
-export function composeUserText(prompt: string | undefined, stdinText: string | undefined): string {
-  const p = prompt?.trim() ? prompt : '';
-  const s = stdinText?.trim() ? stdinText.replace(/\s+$/, '') : '';
-  if (p && s) return `${s}\n\n${p}`;
-  return p || s;
 }
 
 /** No question and no piped text: what to do instead (the same words for `medchat` and `medchat demo`). */
@@ -64,6 +64,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   const out = new OutputWriter(io.stdout);
   const err = new OutputWriter(io.stderr);
   const outTty = isTty(io.stdout);
+  const outColour = colourAllowed(io.stdout);
   const errColour = colourAllowed(io.stderr);
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
@@ -72,19 +73,13 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   // The patient-identifier guard, loaded only when it has work (not `off`), just before sending.
   // (Checking while the request is on its way would save its ~15 ms, but an answer read late can
   // be judged cut off when the service closes the connection meanwhile: the fault harness saw it.)
-  const privacy = await OneShotPrivacy.open(opts.privacy, session.conversation.turns);
-  const question = privacy?.check(opts.userText);
-  if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
-  let turn = session.ask(question?.text ?? opts.userText);
-  privacy?.attach(turn);
-  privacy?.startAnswer(outTty, colourAllowed(io.stdout));
+  const privacy = await openPrivacy(opts.privacy, session.conversation.turns);
   const plan = opts.plan?.schema ? opts.plan : undefined;
-  let finished: Finished | undefined;
-  let attempts = 0;
+  let turn: ChatSession['conversation']['turns'][number] | undefined;
   const removeSignals = onStopSignals((signal) => {
     if (stoppedBy) {
       // A second signal: leave at once, with what arrived saved.
-      if (turn.status === 'pending' || turn.status === 'streaming') {
+      if (turn && (turn.status === 'pending' || turn.status === 'streaming')) {
         turn.status = 'interrupted';
         turn.error = 'interrupted';
         session.saveNow();
@@ -96,7 +91,10 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   });
   // stdout gone (`| head`) or failing (a full disk): stop the request; what arrived is saved below.
   out.whenClosed(() => controller.abort());
-  const result: ChatResult = { content: '', reasoning: '' };
+  // On a terminal each value put back is marked: underlined, or in ⟦ ⟧ without colour.
+  const mark = outTty ? (v: string) => (outColour ? `\x1b[4m${sanitizeForTerminal(v)}\x1b[24m` : `⟦${sanitizeForTerminal(v)}⟧`) : undefined;
+  let done: Answer | undefined;
+  let question: GuardedQuestion | undefined;
   let reasoningOpen = false;
   let failure: MedchatError | undefined;
 
@@ -107,20 +105,35 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
     }
   };
 
-  const handle = async (e: GuardedEvent) => {
-    if (e.type === 'compacted') {
-      // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
-      await closeReasoning();
-      await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
-      return;
+  const handle = async (e: AskEvent) => {
+    switch (e.type) {
+      case 'posed':
+        turn = e.turn;
+        question = e.question;
+        if (question?.line) await err.write(yellow(`medchat: ${sanitizeLine(question.line)}`, errColour) + '\n');
+        return;
+      case 'compacted':
+        // Summarised or trimmed earlier turns: the user is told on stderr (stdout stays the answer).
+        await closeReasoning();
+        await err.write(dim(sanitizeLine(e.text), errColour) + '\n');
+        return;
+      case 'repair': {
+        // One repair, as a follow-up turn: the first answer stays in the conversation.
+        await closeReasoning();
+        const n = e.errors.length;
+        await err.write(yellow(`medchat: the answer does not match the schema (${n} error${n === 1 ? '' : 's'}); asking once for a corrected answer…`, errColour) + '\n');
+        return;
+      }
+      case 'done':
+        done = e.answer;
+        turn = e.answer.turn;
+        return;
+      default:
+        break;
     }
-    if (opts.jsonl && e.type !== 'end') {
-      const { shown: _shown, ...wire } = e;
-      await out.write(jsonForTerminal(wire) + '\n');
-    }
+    if (opts.jsonl && e.type !== 'end') await out.write(jsonForTerminal(wireEvent(e)) + '\n');
     switch (e.type) {
       case 'reasoning':
-        result.reasoning += e.text;
         if (!opts.json && !opts.jsonl && opts.reasoning === 'show') {
           const text = isTty(io.stderr) ? sanitizeForTerminal(e.text) : e.text;
           await err.write(dim(text, errColour));
@@ -128,66 +141,29 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         }
         break;
       case 'content':
-        result.content += e.text;
         if (!opts.json && !opts.jsonl && !plan) {
           await closeReasoning();
           await out.write(e.shown ?? (outTty ? sanitizeForTerminal(e.text) : e.text));
         }
         break;
-      case 'usage':
-        // With a repair, both requests' tokens count.
-        result.usage = attempts > 1 ? addUsage(result.usage, e.usage) : e.usage;
-        break;
-      case 'finish':
-        result.finishReason = e.reason;
-        break;
       case 'retry':
         await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${formatDuration(e.delayMs)}…`, errColour) + '\n');
         break;
-      case 'end':
-        result.id = e.id;
-        result.model = e.model;
-        result.finishReason ??= e.finishReason;
+      default:
         break;
     }
   };
 
-  const sendTurn = async () => {
-    attempts++;
-    for await (const e of session.send(turn, { signal: controller.signal, stream: opts.stream })) {
-      const guarded = privacy?.restoring ? guardEvent(privacy, e) : e;
-      if (guarded) await handle(guarded);
-    }
-  };
   try {
-    await sendTurn();
-    if (plan && !stoppedBy && !out.closed) {
-      finished = plan.finish(result.content);
-      if (!finished.ok) {
-        // One repair, as a follow-up turn: the first answer stays in the conversation.
-        await closeReasoning();
-        await err.write(yellow(`medchat: the answer does not match the schema (${finished.errors.length} error${finished.errors.length === 1 ? '' : 's'}); asking once for a corrected answer…`, errColour) + '\n');
-        result.content = '';
-        result.reasoning = '';
-        turn = session.ask(plan.repairRequest(finished));
-        await sendTurn();
-        if (!stoppedBy && !out.closed) finished = plan.finish(result.content);
-      }
-    }
-  } catch (e) {
-    failure = toMedchatError(e);
+    const events = ask({ session, question: opts.userText, privacy, plan: opts.plan, signal: controller.signal, stream: opts.stream, show: { mark, prepare: outTty ? sanitizeForTerminal : undefined } });
+    for await (const e of events) await handle(e);
   } finally {
     removeSignals();
   }
-  if (privacy?.restoring && !out.closed) {
-    // What the restorer held back (a placeholder cut at the end), then the answer as shown kept on the turn.
-    const rest = privacy.end();
-    if (rest.reasoning) await handle({ type: 'reasoning', text: rest.reasoning });
-    if (rest.plain || rest.shown) await handle({ type: 'content', text: rest.plain, shown: rest.shown });
-    privacy.finish(turn);
-    session.saveNow();
-  }
   session.close();
+  failure = done?.error;
+  const result: ChatResult = { content: done?.content ?? '', reasoning: done?.reasoning ?? '', usage: done?.usage, finishReason: done?.finishReason, id: done?.id, model: done?.model };
+  const finished = done?.finished;
 
   if (out.closed) return await endWithoutStdout();
   await closeReasoning();
@@ -206,8 +182,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       finish_reason: result.finishReason ?? null,
       complete: !failure,
     };
-    if (plan) Object.assign(obj, schemaJsonFields(finished, attempts));
-    const guardJson = privacy?.json();
+    if (plan) Object.assign(obj, schemaJsonFields(finished, done?.attempts ?? 1));
+    const guardJson = privacyJson(question, done?.putBack ?? []);
     if (guardJson) obj.privacy = guardJson;
     if (failure) obj.error = { message: failure.message, exit_code: failure.exitCode };
     await out.write(jsonForTerminal(obj) + '\n');
@@ -221,7 +197,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   }
   await out.flush();
   if (out.closed) return await endWithoutStdout();
-  const putBack = opts.json || opts.jsonl ? undefined : privacy?.afterLine(outTty, colourAllowed(io.stdout));
+  const putBack = opts.json || opts.jsonl ? undefined : afterLine(done?.putBack ?? [], outTty, outColour);
   if (putBack) await err.write(dim(`medchat: ${sanitizeLine(putBack)}`, errColour) + '\n');
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
@@ -241,7 +217,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
    */
   async function endWithoutStdout(): Promise<number> {
     const why = out.failure ? describeWriteFailure('stdout', out.failure) : undefined;
-    if (turn.status === 'interrupted' && !stoppedBy) {
+    if (turn?.status === 'interrupted' && !stoppedBy) {
       turn.error = why ?? 'stdout was closed before the answer ended (the reader went away)';
       session.saveNow();
     }
@@ -259,15 +235,26 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   }
 }
 
-/** Content and reasoning with the values put back (nothing while a placeholder is cut in two); other events as they are. */
-function guardEvent(privacy: OneShotPrivacy, e: SessionEvent): GuardedEvent | undefined {
-  if (e.type === 'content') {
-    const r = privacy.content(e.text);
-    return r.plain || r.shown ? { type: 'content', text: r.plain, shown: r.shown } : undefined;
-  }
-  if (e.type === 'reasoning') {
-    const text = privacy.reasoning(e.text);
-    return text ? { type: 'reasoning', text } : undefined;
-  }
-  return e;
+/** An event as --jsonl prints it: the wire's shape (what a screen shows of it left out). */
+function wireEvent(e: Exclude<AskEvent, { type: 'posed' | 'compacted' | 'repair' | 'done' }>): ChatEvent {
+  if (e.type !== 'content') return e;
+  return { type: 'content', text: e.text };
+}
+
+/** What to say on stderr after the answer: the values put back (listed for a pipe; counted on a terminal). */
+function afterLine(putBack: readonly PutBack[], terminal: boolean, colour: boolean): string | undefined {
+  if (!putBack.length) return undefined;
+  if (!terminal) return putBackLine(putBack);
+  const n = new Set(putBack.map((p) => p.placeholder)).size;
+  return `privacy: ${n} value${n === 1 ? '' : 's'} put back in the answer (${colour ? 'underlined' : 'in ⟦ ⟧'})`;
+}
+
+/** For --json: what the guard did. */
+function privacyJson(q: GuardedQuestion | undefined, putBack: readonly PutBack[]): Record<string, unknown> | undefined {
+  if (!q || (!q.findings.length && !putBack.length)) return undefined;
+  return {
+    mode: q.mode,
+    found: q.counts,
+    put_back: [...new Map(putBack.map((p) => [p.placeholder, p.value]))].map(([placeholder, value]) => ({ placeholder, value })),
+  };
 }

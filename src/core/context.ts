@@ -1,3 +1,16 @@
+/**
+ * What is sent, and how it fits in the context window. The conversation (every turn, word for
+ * word) is kept whole; this decides which of it goes into each request:
+ *
+ *   system prompt [+ summary of turns before `startTurn`] + turns from `startTurn` + the question
+ *
+ * Before each request `prepare` checks the estimate against the threshold and, when it would
+ * pass it, folds the oldest turns into a clinical summary (or drops them with `compress: trim`,
+ * when summarising fails, or when the summary cannot be trusted: cut off, empty, or missing an
+ * allergy, dosed medication or age — see `checked-summary.ts`). The system prompt and at least the last two exchanges are always
+ * sent word for word. No React, no I/O besides the summarising request: the chat screen and
+ * one-shot mode both drive it.
+ */
 import { createHash } from 'node:crypto';
 import type { ClientSettings } from './chat-client.js';
 import type { Usage } from './chat-events.js';
@@ -15,19 +28,6 @@ import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, co
 
 export { describeCompaction, type Compaction } from './compaction.js';
 
-/**
- * What is sent, and how it fits in the context window. The conversation (every turn, word for
- * word) is kept whole; this decides which of it goes into each request:
- *
- *   system prompt [+ summary of turns before `startTurn`] + turns from `startTurn` + the question
- *
- * Before each request `prepare` checks the estimate against the threshold and, when it would
- * pass it, folds the oldest turns into a clinical summary (or drops them with `compress: trim`,
- * when summarising fails, or when the summary cannot be trusted: cut off, empty, or missing an
- * allergy, dosed medication or age — see `checked-summary.ts`). The system prompt and at least the last two exchanges are always
- * sent word for word. No React, no I/O besides the summarising request: the chat screen and
- * one-shot mode both drive it.
- */
 export type ContextSettings = ClientSettings & Pick<Settings, 'contextWindow' | 'compressAt' | 'compress'>;
 
 export interface SummaryState {
@@ -179,9 +179,10 @@ export class ContextManager {
   /**
    * Everything to send for `upTo` (default: the last turn), summarising or trimming first when
    * the request would pass the threshold. Throws a usage error (exit 2) when the question alone
-   * cannot fit, with the numbers.
+   * cannot fit, with the numbers. `seal`: what each text sent to summarise passes through first
+   * (the privacy guard's, in redact mode).
    */
-  async prepare(conv: Conversation, opts: { upTo?: Turn; signal?: AbortSignal; force?: boolean } = {}): Promise<Prepared> {
+  async prepare(conv: Conversation, opts: { upTo?: Turn; signal?: AbortSignal; force?: boolean; seal?: (text: string) => string } = {}): Promise<Prepared> {
     const upTo = opts.upTo ?? conv.lastTurn;
     if (!upTo) throw usageError('nothing to send');
     const budget = this.budget;
@@ -210,7 +211,7 @@ export class ContextManager {
     for (let round = 0; round < 3; round++) {
       const foldEnd = this.planFold(conv, upIdx, fixed, round);
       if (foldEnd > this.state.startTurn) {
-        const c = await this.fold(conv, foldEnd, this.settings.compress, opts.signal);
+        const c = await this.fold(conv, foldEnd, this.settings.compress, opts.signal, { seal: opts.seal });
         if (c) {
           compaction = compaction ? mergeCompactions(compaction, c) : c;
           summarised = compaction.method === 'summarise' ? { count: compaction.messages, beforeTokens: compaction.beforeTokens, afterTokens: compaction.afterTokens } : undefined;
@@ -383,7 +384,7 @@ export class ContextManager {
     foldEnd: number,
     method: 'summarise' | 'trim',
     signal: AbortSignal | undefined,
-    opts: { strict?: boolean } = {},
+    opts: { strict?: boolean; seal?: (text: string) => string } = {},
   ): Promise<Compaction | undefined> {
     const folded: WireMessage[] = [];
     for (let i = this.state.startTurn; i < foldEnd; i++) {
@@ -423,7 +424,9 @@ export class ContextManager {
     let checked;
     try {
       const job = { settings: this.settings, contextWindow: this.settings.contextWindow, maxTokens: this.summaryMaxTokens(), scale: (n: number) => this.calibration.scale(n), summariser: this.summariser, signal };
-      checked = await summariseChecked(job, previous, folded);
+      const seal = opts.seal;
+      const source = seal ? folded.map((m) => ({ ...m, content: seal(m.content) })) : folded;
+      checked = await summariseChecked(job, previous && seal ? seal(previous) : previous, source);
     } catch (err) {
       if (signal?.aborted || (err as MedchatError)?.kind === 'interrupted') throw interrupted();
       if (opts.strict) throw err;

@@ -8,6 +8,16 @@ import type { Usage } from './chat-events.js';
 
 export type TurnStatus = 'pending' | 'streaming' | 'complete' | 'interrupted' | 'incomplete' | 'failed';
 
+/**
+ * How a turn ended when its request ended with an error of this kind: the one rule every front end
+ * shows and every session saves. Stopped by the user (Esc, Ctrl+C, stdout gone) is `interrupted`;
+ * an answer the service cut short or ended early (what arrived is kept, reasoning alone included)
+ * is `incomplete`; anything else is `failed`.
+ */
+export function endedStatus(kind: string): Extract<TurnStatus, 'interrupted' | 'incomplete' | 'failed'> {
+  return kind === 'interrupted' ? 'interrupted' : kind === 'incomplete' ? 'incomplete' : 'failed';
+}
+
 export interface Turn {
   id: string;
   user: string;
@@ -26,7 +36,7 @@ export interface Turn {
   durationMs?: number;
   usage?: Usage;
   error?: string;
-  /** The privacy guard's record (issue 14): `user` and `answer` hold what was sent and received. */
+  /** The privacy guard's record: `user` and `answer` hold what was sent and received. */
   privacy?: TurnPrivacy;
 }
 
@@ -34,7 +44,7 @@ export interface Turn {
  * With `redact`, `user` is the question as sent (placeholders, shifted dates) and `answer` as the
  * service wrote it; the question as typed and the answer as shown (values put back) are here.
  */
-export interface TurnPrivacy {
+interface TurnPrivacy {
   mode: 'warn' | 'redact';
   /** What was found in the question as typed, by kind. */
   found: Record<string, number>;

@@ -7,6 +7,7 @@ import { sanitizeForTerminal } from '../core/sanitize.js';
 import type { Settings } from '../core/settings.js';
 import { AfterAnswer } from './chat/after-answer.js';
 import { AnswerRunner } from './chat/answer-stream.js';
+import { pose } from '../core/ask/ask.js';
 import { ContextMeter } from './chat/context-meter.js';
 import { JobRunner } from './chat/job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './chat/live-turn.js';
@@ -365,15 +366,16 @@ export class ChatController implements ChatCommandHost {
     return this.privacy.key(input, info, this.privacyHost, pasted);
   }
 
-  /** Send a question: `typed` is shown; what goes on the wire is the guard's text when it had a say. */
+  /**
+   * Send a question through the question pipeline (core/ask): `typed` is shown; what goes on the
+   * wire is the guard's decision when it had a say.
+   */
   private send(typed: string, d?: Extract<WarnDecision, { do: 'send' }>, shown = false): void {
-    const turn = this.session.ask(d ? d.text : typed);
-    if (d) this.privacy.attach(turn, d);
+    const posed = d ? pose(this.session, d.question, this.privacy.guard) : pose(this.session, typed);
     this.meter.invalidate();
     if (!shown) this.push({ kind: 'user', text: sanitizeForTerminal(typed) });
-    const session = this.session;
-    this.saidIn = session;
-    this.answers.start(session, turn, d ? (events) => this.privacy.restore(events, turn, () => session.saveNow()) : undefined);
+    this.saidIn = this.session;
+    this.answers.start(posed);
     this.changed();
   }
 

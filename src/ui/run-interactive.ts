@@ -29,7 +29,7 @@ export interface InteractiveOptions {
   /** `-r NAME`: the role in use from the start (the header shows it; /role off restores its base). */
   role?: import('../core/roles/active.js').ActiveRole;
   /** The patient-identifier guard (config `privacy`, --privacy, --shift-dates). */
-  privacy?: import('../core/privacy/session-privacy.js').PrivacyChoice;
+  privacy?: import('../core/privacy/choice.js').PrivacyChoice;
 }
 
 export async function runInteractive(settings: Settings, opts: InteractiveOptions): Promise<number> {

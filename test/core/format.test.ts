@@ -49,13 +49,19 @@ test('a context window reads in KiB when it is a power-of-two multiple, else as 
   assert.equal(formatWindow(32_000), '32k');
 });
 
-test('durations: tenths below 10 s (no .0), whole seconds, then 1m05s, 15m, 1h05m', () => {
+test('durations: hundredths below 1 s, tenths below 10 s (no trailing zeros), whole seconds, then 1m05s, 15m, 1h05m', () => {
   const cases: Array<[number, string]> = [
     [0, '0s'],
     [-5, '0s'],
-    [40, '0s'],
-    [250, '0.3s'],
+    [4, '0s'],
+    [40, '0.04s'],
+    [150, '0.15s'],
+    [250, '0.25s'],
     [300, '0.3s'],
+    [994, '0.99s'],
+    [995, '1s'],
+    [1049, '1s'],
+    [1050, '1.1s'],
     [1000, '1s'],
     [1500, '1.5s'],
     [8_200, '8.2s'],

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
-import { completeWithRepair, makePlanner } from '../../src/core/request-plan.js';
+import { makePlanner } from '../../src/core/request-plan.js';
 import { NO_JSON, checkAnswer } from '../../src/core/schema/check.js';
 import { jsonCandidates } from '../../src/core/schema/extract.js';
 import { inlineSchema, parseInlineFields } from '../../src/core/schema/inline.js';
@@ -104,22 +104,4 @@ test('the plan: the schema travels in the system message after the role and -s; 
   const none = await makePlanner({ settings });
   assert.equal(none.schema, undefined);
   assert.deepEqual(none.plan({ prompt: 'q' }).finish('free text'), { ok: true, content: 'free text', raw: 'free text' });
-});
-
-test('repair round trip: an invalid first answer is followed by one request quoting the errors', async () => {
-  const plan = (await makePlanner({ settings: testSettings('http://127.0.0.1:9'), schema: 'name, dose_mg number' })).plan({ prompt: 'q' });
-  const sent: Array<Array<{ role: string; content: string }>> = [];
-  const answers = ['{"name": "x", "dose_mg": "five"}', '```json\n{"name": "x", "dose_mg": 5}\n```'];
-  const r = await completeWithRepair(plan, async (m) => {
-    sent.push(m);
-    return answers[sent.length - 1]!;
-  });
-  assert.deepEqual(r.finished, { ok: true, content: '{"name":"x","dose_mg":5}', value: { name: 'x', dose_mg: 5 }, raw: answers[1] });
-  assert.equal(sent.length, 2);
-  assert.deepEqual(sent[1]!.slice(0, -1), [...plan.messages, { role: 'assistant', content: answers[0] }]);
-  assert.match(sent[1]!.at(-1)!.content, /Validation errors:\n- \/dose_mg: must be number\n/);
-
-  const twice = await completeWithRepair(plan, async () => 'not json');
-  assert.equal(twice.finished.ok, false);
-  assert.deepEqual(twice.answers, ['not json', 'not json'], 'one repair, not more');
 });

@@ -80,7 +80,7 @@ for (const width of [60, 100]) {
     fixture.double.chat.enqueue({ content: ['Fine.'], usage: { prompt_tokens: 123_456, completion_tokens: 65_432 } });
     await p.send('first question');
     await p.waitForText('Fine.');
-    await p.waitForText('65432 out');
+    await p.waitForText('123k in · 65.4k out');
     p.press('C-c');
     await p.waitForText('press Ctrl+C again to exit');
 

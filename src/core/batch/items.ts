@@ -1,11 +1,11 @@
-import type { WireMessage } from '../chat-request.js';
-
 /**
  * One question of a batch, as read from one input line:
  * - JSON lines (the default): `{"id": "q1", "prompt": "…"}` or `{"id": "q1", "messages": [{role, content}…]}`,
  *   each with an optional `"system"`; other keys are ignored (a study's own metadata may ride along);
  * - `--lines`: each non-blank line is a question, and its line number is its id.
  */
+import type { WireMessage } from '../chat-request.js';
+
 export interface BatchItem {
   /** As given: a string or an integer. */
   id: string | number;
@@ -19,7 +19,7 @@ export interface BatchItem {
 export type InputMode = 'jsonl' | 'lines';
 
 /** What a line holds: an item, nothing (a blank line), or why it cannot be used. */
-export type ParsedLine = { item: BatchItem } | { blank: true } | { problem: string };
+type ParsedLine = { item: BatchItem } | { blank: true } | { problem: string };
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
@@ -64,6 +64,8 @@ export function parseLine(text: string, line: number, mode: InputMode): ParsedLi
     messages.push({ role: r.role as WireMessage['role'], content: r.content });
   }
   if (messages.at(-1)!.role !== 'user') return { problem: 'the last message must be the user\'s question (role "user")' };
+  const first = messages.findIndex((m) => m.role !== 'system');
+  if (messages[first]!.role === 'assistant') return { problem: `messages[${first}] is an answer with no question before it: a conversation starts with the user's message` };
   if (item.system !== undefined && messages.some((m) => m.role === 'system')) return { problem: 'give the system prompt once: "system" or a system message, not both' };
   item.messages = messages;
   return { item };

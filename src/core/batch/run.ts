@@ -1,5 +1,6 @@
 /** `medchat batch`: flags in; answers, progress, a summary and an exit code out. */
 import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigStore } from '../config-store.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -7,21 +8,21 @@ import { FileWriteError } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
 import { OutputWriter, describeWriteFailure, writeStderrLine } from '../output.js';
 import { jsonForTerminal, sanitizeLine } from '../sanitize.js';
+import { configDir } from '../paths.js';
+import { resolvePrivacy, type PrivacyChoice } from '../privacy/choice.js';
 import { plannerForFlags } from '../request-plan.js';
 import { rolesDir } from '../roles/store.js';
-import { resolveSettings, resolveValue, type FlagValues, type Settings } from '../settings.js';
+import { resolveSettings, type FlagValues } from '../settings.js';
 import { describeCounts } from '../privacy/kinds.js';
-import { privatePlan, type PrivacyTally } from './private-plan.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from '../signals.js';
 import { stdinLimitFor } from '../stdin.js';
 import { colourAllowed, isTty, red, yellow } from '../terminal.js';
 import { AnswersFile } from './answers-file.js';
 import { BatchInput } from './input.js';
 import { idKey, type BatchItem } from './items.js';
-import { plannedBatch, type RequestPlan } from './plan.js';
 import { formatDuration, formatTokens } from '../text/format.js';
 import { BatchProgress } from './progress.js';
-import type { AnswerRecord } from './answer-item.js';
+import type { AnswerRecord, PrivacyTally } from './answer-item.js';
 import { BatchScheduler } from './scheduler.js';
 
 export interface BatchFlags {
@@ -42,7 +43,7 @@ export interface BatchFlags {
   retries?: string;
 }
 
-export interface BatchIo {
+interface BatchIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -53,10 +54,10 @@ export interface BatchIo {
   env?: NodeJS.ProcessEnv;
 }
 
-export const DEFAULT_JOBS = 4;
-export const DEFAULT_BATCH_RETRIES = 4;
+const DEFAULT_JOBS = 4;
+const DEFAULT_BATCH_RETRIES = 4;
 /** One request may wait this long for a service that asks it to (retry-after), all waits together. */
-export const BATCH_MAX_RETRY_AFTER_MS = 5 * 60_000;
+const BATCH_MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 const defaultIo = (): BatchIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 
@@ -67,30 +68,11 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number, 
   return n;
 }
 
-/**
- * The request plan and settings for these flags: the shared planner (request-plan.ts) with the
- * role (-r), -s, --schema; what the command line set wins over the role.
- */
-async function planFor(o: BatchFlags, resolved: Settings, env: NodeJS.ProcessEnv): Promise<{ plan: RequestPlan; settings: Settings }> {
-  const { planner } = await plannerForFlags(o, () => resolved, rolesDir(env));
-  return { plan: plannedBatch(planner), settings: planner.settings };
-}
-
-/** The guard around the plan (see private-plan.ts), loaded only when its mode has work to do. */
-async function guardedPlan(plan: RequestPlan, o: BatchFlags, env: NodeJS.ProcessEnv, tally: PrivacyTally): Promise<{ plan: RequestPlan; mode: string }> {
-  const mode = String(resolveValue('privacy', { flags: { privacy: o.privacy }, store: new ConfigStore(env), env }));
-  if (o.shiftDates && mode !== 'redact') throw usageError(`--shift-dates goes with --privacy redact (dates are moved instead of replaced); privacy is ${mode}`);
-  if (mode === 'off') return { plan, mode };
-  const { SessionPrivacy } = await import('../privacy/session-privacy.js');
-  const choice = { mode: mode as 'warn' | 'redact', shiftDates: Boolean(o.shiftDates) };
-  return { plan: privatePlan(plan, choice, (c) => SessionPrivacy.open([], c), tally), mode };
-}
-
 /** The run's one line about the guard, or undefined when it found nothing. */
-function privacyLine(mode: string, tally: PrivacyTally): string | undefined {
+function privacyLine(privacy: PrivacyChoice, tally: PrivacyTally): string | undefined {
   if (!tally.questions) return undefined;
   const what = `${tally.questions} question${tally.questions === 1 ? '' : 's'} held ${describeCounts(tally.counts)}`;
-  return mode === 'redact'
+  return privacy.mode === 'redact'
     ? `medchat batch: privacy: ${what}; replaced before sending, put back in "content" (see each line's "privacy")`
     : `medchat batch: privacy: ${what}; sent as typed (--privacy redact replaces them; each line's "privacy" says what)`;
 }
@@ -99,10 +81,12 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
   const jobs = wholeNumber('-j', o.jobs, DEFAULT_JOBS, 1, 256);
   const retries = wholeNumber('--retries', o.retries, DEFAULT_BATCH_RETRIES, 0, 20);
   const env = io.env ?? process.env;
-  const planned = await planFor(o, resolveSettings({ flags, store: new ConfigStore(env), env }), env);
+  const store = new ConfigStore(env);
+  // The shared planner (request-plan.ts: role, -s, --schema; what the command line set wins over the role).
+  const { planner } = await plannerForFlags(o, () => resolveSettings({ flags, store, env }), { rolesFolder: rolesDir(env), configFile: path.join(configDir(env), 'config.json') });
+  const privacy = resolvePrivacy(o, store, env);
   const tally: PrivacyTally = { questions: 0, counts: {} };
-  const { plan, mode: privacyMode } = await guardedPlan(planned.plan, o, env, tally);
-  const settings = planned.settings;
+  const settings = planner.settings;
   const colour = colourAllowed(io.stderr, io.env);
   const say = (line: string) => io.stderr.write(`${line}\n`);
 
@@ -178,8 +162,9 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     // The redrawn bar only when the answers do not go to the same terminal (they would tear it).
     const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr) && !(stdout && stdoutTty), colour });
     const run = (scheduler = new BatchScheduler({
-      settings,
-      plan,
+      planner,
+      privacy,
+      tally,
       jobs,
       retries,
       maxRetryAfterMs: BATCH_MAX_RETRY_AFTER_MS,
@@ -218,8 +203,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     const { stats } = run;
     const tokens = `tokens ${formatTokens(stats.promptTokens)} in / ${formatTokens(stats.completionTokens)} out`;
     say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
-    const privacy = privacyLine(privacyMode, tally);
-    if (privacy) say(yellow(privacy, colour));
+    const guarded = privacyLine(privacy, tally);
+    if (guarded) say(yellow(guarded, colour));
     const rerun = answers ? 'run the same command again' : undefined;
     const fatal = run.fatal;
     if (fatal?.kind === 'reader-gone') return ExitCode.ok;

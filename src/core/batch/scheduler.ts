@@ -1,23 +1,26 @@
-import type { ChatEvent, Usage } from '../chat-events.js';
-import type { ClientSettings } from '../chat-client.js';
+/**
+ * Runs the items of a batch: as many requests in flight as the rate control allows, each through
+ * the one question pipeline (answer-item.ts) with the client's bounded retries, and hands each
+ * finished item's output line to `write`, as it finishes or (ordered) in input order. One item
+ * failing is written as its error line and the run goes on; it stops early only when told to
+ * (Ctrl+C: the answers in flight finish and are written, items waiting to retry are dropped),
+ * when a write fails, or when nothing can succeed (the key refused, an unknown model:
+ * answer-item.ts; the service down: OUTAGE_KINDS).
+ */
+import type { Usage } from '../chat-events.js';
 import type { Throttle } from '../chat-retries.js';
 import { MedchatError, toMedchatError } from '../errors.js';
-import { answerItem, type AnswerRecord } from './answer-item.js';
+import type { PrivacyChoice } from '../privacy/choice.js';
+import type { Planner } from '../request-plan.js';
+import { answerItem, type AnswerRecord, type PrivacyTally } from './answer-item.js';
 import type { BatchItem } from './items.js';
-import type { RequestPlan } from './plan.js';
 import { RateControl, type LimitChange } from './rate.js';
 
-/**
- * Runs the items of a batch: as many requests in flight as the rate control allows, each with
- * the one-shot client's bounded retries (completeChat), and hands each finished item's output
- * line to `write`, as it finishes or (ordered) in input order. One item failing is written as
- * its error line and the run goes on; it stops early only when told to (Ctrl+C: the answers in
- * flight finish and are written, items waiting to retry are dropped), when a write fails, or
- * when nothing can succeed (the key refused, an unknown model: answer-item.ts; the service down: OUTAGE_KINDS).
- */
-export interface SchedulerOptions {
-  settings: ClientSettings;
-  plan: RequestPlan;
+interface SchedulerOptions {
+  planner: Planner;
+  /** The patient-identifier guard (undefined or off: none); what it finds is added up in `tally`. */
+  privacy?: PrivacyChoice;
+  tally: PrivacyTally;
   jobs: number;
   /** Attempts after the first, per request (429/503/5xx, dropped connections). */
   retries: number;
@@ -40,9 +43,9 @@ export interface BatchStats {
 
 /** Failures of the service or the way to it: this many in a row (no answer between) and the run stops. */
 const OUTAGE_KINDS = new Set(['network', 'timeout', 'server', 'rate-limit', 'malformed']);
-export const outageRun = (jobs: number) => Math.max(10, 2 * jobs);
+const outageRun = (jobs: number) => Math.max(10, 2 * jobs);
 /** --ordered holds at most this many finished lines waiting for an earlier one. */
-export const orderedWindow = (jobs: number) => Math.max(64, 8 * jobs);
+const orderedWindow = (jobs: number) => Math.max(64, 8 * jobs);
 const MAX_PENDING_WRITES = 256;
 
 interface Flight {
@@ -199,8 +202,9 @@ export class BatchScheduler {
   /** The item's output line, or undefined when it was dropped (stopped) or ended the run. */
   private async answer(flight: Flight): Promise<AnswerRecord | undefined> {
     const outcome = await answerItem(flight.item, {
-      settings: this.o.settings,
-      plan: this.o.plan,
+      planner: this.o.planner,
+      privacy: this.o.privacy,
+      tally: this.o.tally,
       call: {
         signal: flight.controller.signal,
         retries: this.o.retries,
@@ -212,8 +216,7 @@ export class BatchScheduler {
         beforeRetry: () => this.turnForRetry(flight),
       },
       // Waiting to retry: the turn goes to someone else meanwhile (and Ctrl+C drops this question).
-      onEvent: (e: ChatEvent) => {
-        if (e.type !== 'retry') return;
+      onRetry: () => {
         this.waitToRetry(flight);
         if (this.stopped) flight.controller.abort();
       },

@@ -1,11 +1,7 @@
-import type { Turn } from '../conversation.js';
-import { PrivacyGuard, guardOutgoing, type Outgoing, type PrivacyMode } from './guard.js';
-import type { Mark, PutBack } from './restore.js';
-import { outgoingLine, putBackLine } from './report.js';
-
 /**
- * The guard as one conversation uses it (one-shot, chat screen, batch item): the question checked
- * or redacted before it is sent, the turn told what was sent and typed, the answer's values put
+ * The guard as one conversation uses it (the question pipeline, core/ask, for one-shot, the chat
+ * screen and each batch line): the question checked or redacted before it is sent, the turn told
+ * what was sent and typed, every message of a redacted request sealed, the answer's values put
  * back as it streams. A continued conversation (-c, --resume) first replays its earlier typed
  * questions, so the same person keeps the same placeholder across runs. No I/O: callers print the
  * lines it returns.
@@ -16,10 +12,11 @@ import { outgoingLine, putBackLine } from './report.js';
  *   const answer = p.answer(mark);          // answer.push(chunk) → text to show; answer.end()
  *   p.finish(turn, answer);                 // turn.privacy.shown; then save the session
  */
-export interface PrivacyChoice {
-  mode: PrivacyMode;
-  shiftDates?: boolean;
-}
+import type { Turn } from '../conversation.js';
+import type { PrivacyChoice } from './choice.js';
+import { PrivacyGuard, guardOutgoing, type Outgoing, type PrivacyMode } from './guard.js';
+import type { Mark, PutBack } from './restore.js';
+import { outgoingLine, putBackLine } from './report.js';
 
 export interface GuardedQuestion extends Outgoing {
   /** The one stderr line (without "medchat: "), or undefined when nothing was found. */
@@ -58,6 +55,14 @@ export class SessionPrivacy {
     }
   }
 
+  /** Every message of a redacted request, with what this conversation replaced replaced wherever it appears (PrivacyGuard.seal). */
+  seal<M extends { content: string }>(messages: readonly M[]): M[] {
+    return messages.map((m) => {
+      const content = this.guard.seal(m.content);
+      return content === m.content ? m : { ...m, content };
+    });
+  }
+
   /** Whether answers need anything put back (something was replaced in this conversation). */
   get restoring(): boolean {
     return this.guard.active;
@@ -80,7 +85,7 @@ export class SessionPrivacy {
  * terminal sanitizer, so a mark's escape codes are not themselves escaped) and the plain restored
  * text to keep and print as JSON.
  */
-export class AnswerRestorer {
+class AnswerRestorer {
   private readonly shown;
   private readonly kept;
   plain = '';

@@ -1,23 +1,33 @@
+/**
+ * One conversation with its context manager and its session file: what the chat screen and
+ * one-shot mode both use. `send` streams one answer, keeps the turn up to date, and saves the
+ * question at once, the answer at least once a second while it streams, and at the end.
+ */
 import { randomBytes } from 'node:crypto';
-import { completeChat, endedEarly, streamChat } from '../chat-client.js';
+import { completeChat, endedEarly, streamChat, type CallOptions } from '../chat-client.js';
 import type { ChatEvent, ChatResult } from '../chat-events.js';
 import type { WireMessage } from '../chat-request.js';
 import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
-import { Conversation, type Turn } from '../conversation.js';
+import { Conversation, endedStatus, type Turn } from '../conversation.js';
 import { MedchatError, toMedchatError, usageError } from '../errors.js';
 import { redactEvents } from '../redact-events.js';
 import type { Settings } from '../settings.js';
 import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
 
-/**
- * One conversation with its context manager and its session file: what the chat screen and
- * one-shot mode both use. `send` streams one answer, keeps the turn up to date, and saves the
- * question at once, the answer at least once a second while it streams, and at the end.
- */
 export type SessionEvent = ChatEvent | { type: 'compacted'; compaction: Compaction; text: string };
 
-export interface OpenSessionOptions {
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** false: one whole-answer request (`--no-stream`, batch). */
+  stream?: boolean;
+  /** Retries and rate control for the whole-answer request (batch); its own `signal` is ignored. */
+  call?: Omit<CallOptions, 'signal'>;
+  /** What every text that leaves passes through last (the privacy guard's seal, in redact mode). */
+  seal?: (text: string) => string;
+}
+
+interface OpenSessionOptions {
   system?: string;
   /** A session id, a unique prefix of one, or `latest` (what `-c` means). */
   resume?: string;
@@ -28,9 +38,8 @@ export interface OpenSessionOptions {
   listWith?: string;
 }
 
-/** How often a streaming answer is written to disk, at most. */
-/** While an answer streams, at most one save per this many ms (issue 4: lose at most ~1 s on SIGKILL). */
-export const SAVE_INTERVAL_MS = 1000;
+/** While an answer streams, at most one save per this many ms: a SIGKILL loses at most about a second of it. */
+const SAVE_INTERVAL_MS = 1000;
 
 export class ChatSession {
   readonly conversation: Conversation;
@@ -159,9 +168,14 @@ export class ChatSession {
     return { compaction: c, text: describeCompaction(c) };
   }
 
-  /** What would be sent for `turn` (summarising first if needed), without sending it. */
-  prepare(turn: Turn, opts: { signal?: AbortSignal; force?: boolean } = {}): Promise<Prepared> {
-    return this.context.prepare(this.conversation, { upTo: turn, ...opts });
+  /**
+   * What would be sent for `turn` (summarising first if needed), without sending it. `seal`: what
+   * every text that leaves passes through last (the privacy guard's, in redact mode).
+   */
+  async prepare(turn: Turn, opts: { signal?: AbortSignal; force?: boolean; seal?: (text: string) => string } = {}): Promise<Prepared> {
+    const prepared = await this.context.prepare(this.conversation, { upTo: turn, ...opts });
+    const seal = opts.seal;
+    return seal ? { ...prepared, messages: prepared.messages.map((m) => ({ ...m, content: seal(m.content) })) } : prepared;
   }
 
   /**
@@ -169,9 +183,10 @@ export class ChatSession {
    * reasoning, status, usage, timings) and saved: the caller only renders. Summarises or trims
    * first when needed (a `compacted` event says so), and after a context-length error from the
    * service summarises and retries once. Throws a MedchatError like `streamChat` does; the turn
-   * is saved with its status (`interrupted`, `incomplete`, `failed`) before that.
+   * is saved with its status (`endedStatus`: `interrupted`, `incomplete`, `failed`) before that.
+   * `call`: retries and rate control for the whole-answer request (batch); `seal`: see `prepare`.
    */
-  async *send(turn: Turn, opts: { signal?: AbortSignal; stream?: boolean } = {}): AsyncGenerator<SessionEvent, void> {
+  async *send(turn: Turn, opts: SendOptions = {}): AsyncGenerator<SessionEvent, void> {
     const stream = opts.stream !== false;
     turn.status = 'pending';
     turn.startedAt = Date.now();
@@ -179,14 +194,14 @@ export class ChatSession {
     let retried = false;
     try {
       for (;;) {
-        const prepared = await this.prepare(turn, { signal: opts.signal, force: retried });
+        const prepared = await this.prepare(turn, { signal: opts.signal, force: retried, seal: opts.seal });
         if (prepared.compaction) {
           this.saveNow();
           yield { type: 'compacted', compaction: prepared.compaction, text: describeCompaction(prepared.compaction) };
         }
         try {
           // Keys echoed in the answer are masked here, once: what is shown is what is saved.
-          const events = redactEvents(stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, opts.signal));
+          const events = redactEvents(stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, { ...opts.call, signal: opts.signal }));
           for await (const e of events) {
             this.apply(turn, e, prepared.messages);
             yield e;
@@ -205,7 +220,7 @@ export class ChatSession {
       this.saveNow();
     } catch (err) {
       const e = toMedchatError(err);
-      turn.status = e.kind === 'interrupted' ? 'interrupted' : e.kind === 'incomplete' ? 'incomplete' : 'failed';
+      turn.status = endedStatus(e.kind);
       turn.error = e.message;
       turn.durationMs = Date.now() - turn.startedAt;
       this.saveNow();
@@ -239,13 +254,13 @@ export class ChatSession {
   }
 
   /** The non-streaming request, as the same events (retry notices arrive as they happen). */
-  private async *complete(messages: readonly WireMessage[], signal: AbortSignal | undefined): AsyncGenerator<ChatEvent, void> {
+  private async *complete(messages: readonly WireMessage[], call: CallOptions): AsyncGenerator<ChatEvent, void> {
     const pending: ChatEvent[] = [];
     let wake: (() => void) | undefined;
     let done = false;
     let result: ChatResult | undefined;
     let failure: unknown;
-    void completeChat(this.settings, messages, { signal }, (e) => {
+    void completeChat(this.settings, messages, call, (e) => {
       pending.push(e);
       wake?.();
     })
@@ -268,6 +283,7 @@ export class ChatSession {
       const partial = (failure as { partial?: ChatResult }).partial;
       if (partial?.reasoning) yield { type: 'reasoning', text: partial.reasoning };
       if (partial?.content) yield { type: 'content', text: partial.content };
+      if (partial?.usage) yield { type: 'usage', usage: partial.usage };
       throw failure;
     }
     const r = result!;

@@ -6,13 +6,15 @@
  *
  * - tokens: `950`, `2k`, `2.1k`, `61.2k`, `123k`, `1.5M` (a `.0` is dropped);
  * - a context window: `128k` for 131072 (a power of two in KiB), else as tokens;
- * - durations: `0.3s`, `8.2s`, `8s` (tenths below 10 s, a `.0` dropped), `12s`, `1m05s`, `15m`,
- *   `1h05m`, `2h` (whole seconds from 10 s, seconds padded to two digits, zero parts dropped);
+ * - durations: `0.15s`, `0.3s` (hundredths below 1 s), `8.2s`, `8s` (tenths below 10 s; no
+ *   trailing zeros), `12s`, `1m05s`, `15m`, `1h05m`, `2h` (whole seconds from 10 s, seconds padded
+ *   to two digits, zero parts dropped);
  * - when a session was saved, in lists: `2026-11-22 14:30`, local time.
  */
 
-/** `n` to one decimal, rounding half up, without a `.0` (numbers print that way). */
+/** `n` to one decimal (two: `hundredths`), rounding half up, without trailing zeros (numbers print that way). */
 const tenths = (n: number): number => Math.round(n * 10) / 10;
+const hundredths = (n: number): number => Math.round(n * 100) / 100;
 
 /** A token count, short: `950`, `2k`, `2.1k`, `61.2k`, `123k`, `1.5M`. */
 export function formatTokens(n: number): string {
@@ -33,10 +35,11 @@ export function formatWindow(n: number): string {
   return formatTokens(n);
 }
 
-/** A length of time in milliseconds: `0.3s`, `8.2s`, `8s`, `12s`, `1m05s`, `15m`, `1h05m`. */
+/** A length of time in milliseconds: `0.15s`, `0.3s`, `8.2s`, `8s`, `12s`, `1m05s`, `15m`, `1h05m`. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   ms = Math.max(0, ms);
+  if (ms < 995) return `${hundredths(ms / 1000)}s`;
   if (ms < 9_950) return `${tenths(ms / 1000)}s`;
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;

@@ -1,7 +1,13 @@
+/**
+ * The chat screen's answer: the question pipeline's events (core/ask) for one posed question, run
+ * through the live-turn reducer for the screen. The pipeline keeps the turn (answer, reasoning,
+ * usage, status) and saves it; this only renders it, and shows the status the pipeline decided.
+ */
+import { answer, type AskEvent, type Posed } from '../../core/ask/ask.js';
 import type { Turn } from '../../core/conversation.js';
 import { toMedchatError, type MedchatError } from '../../core/errors.js';
-import type { ChatSession, SessionEvent } from '../../core/sessions/chat-session.js';
-import { changeOf, finishLive, outcomeOf, reduceLive, startLive, type FinishedTurn, type TurnOutcome } from './live-turn.js';
+import type { SessionEvent } from '../../core/sessions/chat-session.js';
+import { changeOf, finishLive, reduceLive, startLive, type FinishedTurn, type TurnOutcome } from './live-turn.js';
 import type { Change, LiveTurn, NewItem } from './screen-state.js';
 import { TurnClock } from './turn-clock.js';
 
@@ -10,7 +16,7 @@ import { TurnClock } from './turn-clock.js';
  * live state, what to print and what kind of change it was. Resolves (never rejects) with the
  * last live state and the error the stream ended with, if any.
  */
-export async function streamAnswer(
+async function streamAnswer(
   events: AsyncIterable<SessionEvent>,
   live: LiveTurn,
   onStep: (live: LiveTurn, print: NewItem[], change: Change) => void,
@@ -29,17 +35,14 @@ export async function streamAnswer(
   }
 }
 
-export interface AnswerHooks {
+interface AnswerHooks {
   /** While it streams: items to print (finished paragraphs, the folded reasoning, a fold notice) and what changed. */
   step(print: NewItem[], change: Change): void;
   /** It ended (`live` is already gone): print `done.print`, then whatever waited for it. `error`: what the stream ended with. */
   ended(done: FinishedTurn, outcome: TurnOutcome, turn: Turn, error: MedchatError | undefined): void;
 }
 
-/**
- * The answer being streamed: one at a time, its live state for the screen, Esc to stop it. The
- * session keeps the turn (answer, reasoning, usage, status) and saves it; this only renders it.
- */
+/** The answer being streamed: one at a time, its live state for the screen, Esc to stop it. */
 export class AnswerRunner {
   live: LiveTurn | undefined;
   /** Resolves when the answer has ended and `ended` has run. */
@@ -55,11 +58,11 @@ export class AnswerRunner {
     this.clock = new TurnClock(now);
   }
 
-  /** `wrap`: what the screen shows of the events (the privacy guard puts values back there). */
-  start(session: ChatSession, turn: Turn, wrap?: (events: AsyncIterable<SessionEvent>) => AsyncIterable<SessionEvent>): void {
-    this.live = startLive(turn.id, this.now());
+  /** Answer a question posed to the conversation (core/ask's `pose`). */
+  start(posed: Posed): void {
+    this.live = startLive(posed.turn.id, this.now());
     this.clock.start(this.live.startedAt);
-    const running = this.stream(session, turn, wrap).finally(() => {
+    const running = this.stream(posed).finally(() => {
       if (this.running === running) this.running = undefined; // `ended` may have started the next answer
     });
     this.running = running;
@@ -72,13 +75,15 @@ export class AnswerRunner {
     return true;
   }
 
-  private async stream(session: ChatSession, turn: Turn, wrap?: (events: AsyncIterable<SessionEvent>) => AsyncIterable<SessionEvent>): Promise<void> {
+  private async stream(posed: Posed): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
+    const turn = posed.turn;
     turn.status = 'streaming';
-    const sent = session.send(turn, { signal: abort.signal, stream: true });
-    const events = wrap ? wrap(sent) : sent;
-    const { live, error } = await streamAnswer(
+    let ended: MedchatError | undefined;
+    // Values the guard put back are shown in ⟦ ⟧ (no escape codes: the transcript's text is shown as text).
+    const events = onScreen(answer(posed, { signal: abort.signal, stream: true, show: { mark: (v) => `⟦${v}⟧` } }), (e) => (ended = e));
+    const { live, error: broke } = await streamAnswer(
       events,
       this.live!,
       (live, print, change) => {
@@ -92,14 +97,29 @@ export class AnswerRunner {
       this.now,
     );
     this.abort = undefined;
-    const outcome = outcomeOf(error, Boolean(turn.answer));
-    turn.status = outcome.status;
-    if (outcome.error) turn.error = outcome.error;
+    const error = ended ?? broke;
+    const outcome = outcomeOf(turn);
     const done = finishLive(live, outcome, this.now());
     turn.durationMs = done.times.durationMs;
     if (done.times.reasoningMs !== undefined) turn.reasoningMs = done.times.reasoningMs;
     this.clock.stop();
     this.live = undefined;
     this.hooks.ended(done, outcome, turn, error);
+  }
+}
+
+/** The status the pipeline decided and saved (conversation.ts's one rule), shown as it is, with its error. */
+function outcomeOf(turn: Turn): TurnOutcome {
+  const s = turn.status;
+  const status = s === 'pending' || s === 'streaming' ? 'failed' : s;
+  return { status, ...(status !== 'complete' && status !== 'interrupted' && turn.error ? { error: turn.error } : {}) };
+}
+
+/** The pipeline's events as the screen shows them (values put back marked); `done` hands over how it ended. */
+async function* onScreen(events: AsyncIterable<AskEvent>, ended: (error: MedchatError | undefined) => void): AsyncIterable<SessionEvent> {
+  for await (const e of events) {
+    if (e.type === 'done') ended(e.answer.error);
+    else if (e.type === 'content') yield { type: 'content', text: e.shown ?? e.text };
+    else if (e.type !== 'posed' && e.type !== 'repair') yield e;
   }
 }

@@ -1,4 +1,4 @@
-import type { PrivacyChoice } from '../../core/privacy/session-privacy.js';
+import type { PrivacyChoice } from '../../core/privacy/choice.js';
 import type { ActiveRole } from '../../core/roles/active.js';
 import type { SessionStore } from '../../core/sessions/store.js';
 import type { SlashCommand } from '../commands/types.js';

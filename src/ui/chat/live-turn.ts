@@ -1,13 +1,3 @@
-import type { Usage } from '../../core/chat-events.js';
-import type { TurnStatus } from '../../core/conversation.js';
-import type { MedchatError } from '../../core/errors.js';
-import { closeCutMarkup } from '../../core/markdown/cut-off.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
-import { formatDuration, formatSeconds, formatTokens, tokensWord } from '../../core/text/format.js';
-import type { SessionEvent } from '../../core/sessions/chat-session.js';
-import { lastSafeSplit } from '../text/split.js';
-import type { Change, LastStats, LiveTurn, NewItem } from './screen-state.js';
-
 /**
  * The streaming turn as a pure reducer: feed it the session's events (with the time each
  * arrived), get the live state and the items to print. No timers, no I/O, no mutation: the same
@@ -17,7 +7,16 @@ import type { Change, LastStats, LiveTurn, NewItem } from './screen-state.js';
  * transcript as soon as they are finished, so the live region holds only the paragraph being
  * written. The reasoning is folded into one printed item when the answer begins.
  */
-export interface LiveStep {
+import type { Usage } from '../../core/chat-events.js';
+import type { TurnStatus } from '../../core/conversation.js';
+import { closeCutMarkup } from '../../core/markdown/cut-off.js';
+import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { formatDuration, formatSeconds, formatTokens, tokensWord } from '../../core/text/format.js';
+import type { SessionEvent } from '../../core/sessions/chat-session.js';
+import { lastSafeSplit } from '../text/split.js';
+import type { Change, LastStats, LiveTurn, NewItem } from './screen-state.js';
+
+interface LiveStep {
   live: LiveTurn;
   /** Items to append to the printed transcript, in order. */
   print: NewItem[];
@@ -78,19 +77,13 @@ export function changeOf(before: LiveTurn, e: SessionEvent, step: LiveStep): Cha
   return step.print.every((i) => i.kind === 'answer') ? 'paragraphs' : 'any';
 }
 
+/** How a turn ended, as the question pipeline decided it (the turn's status) and why. */
 export interface TurnOutcome {
   status: Extract<TurnStatus, 'complete' | 'interrupted' | 'incomplete' | 'failed'>;
   error?: string;
 }
 
-/** How a turn ended, from the error its stream threw (none: complete). */
-export function outcomeOf(err: MedchatError | undefined, hasAnswer: boolean): TurnOutcome {
-  if (!err) return { status: 'complete' };
-  if (err.kind === 'interrupted') return { status: 'interrupted' };
-  return { status: err.kind === 'incomplete' && hasAnswer ? 'incomplete' : 'failed', error: err.message };
-}
-
-export interface TurnTimes {
+interface TurnTimes {
   durationMs: number;
   firstTokenMs?: number;
   reasoningMs?: number;
@@ -135,7 +128,7 @@ function timesOf(live: LiveTurn, now: number): TurnTimes {
  * last, the reasoning before it left out. Its tokens are the reported completion tokens less the
  * reasoning's (both include it), else the pieces streamed.
  */
-export function answerSpeed(live: LiveTurn): number | undefined {
+function answerSpeed(live: LiveTurn): number | undefined {
   if (live.answerStartedAt === undefined || live.answerLastAt === undefined) return undefined;
   const span = live.answerLastAt - live.answerStartedAt;
   const reported = live.usage ? live.usage.completion_tokens - live.reasoningTokens : 0;

@@ -1,8 +1,16 @@
+/**
+ * The patient-identifier guard in the chat screen: every question passes here before it is sent.
+ * In warn mode a question with identifiers waits for the user's choice (send anyway, redact, edit:
+ * see warn-prompt.ts); in redact mode it goes out with placeholders. The decision is handed to the
+ * question pipeline (core/ask) with this conversation's guard, which sends it and puts the
+ * answer's values back (the screen marks them ⟦like this⟧). The guard's code is loaded when the
+ * first question is about to be sent, not at start-up. No I/O, no React.
+ */
 import type { Turn } from '../../core/conversation.js';
-import type { PrivacyChoice, SessionPrivacy } from '../../core/privacy/session-privacy.js';
+import type { PrivacyChoice } from '../../core/privacy/choice.js';
+import type { SessionPrivacy } from '../../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
 import { sanitizeForTerminal } from '../../core/sanitize.js';
-import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import type { PrivacyAskView } from './screen-state.js';
 
 /** What the gate needs of the chat screen. */
@@ -18,14 +26,6 @@ export interface GateHost {
   changed(): void;
 }
 
-/**
- * The patient-identifier guard in the chat screen (issue 14): every question passes here before it
- * is sent. In warn mode a question with identifiers waits for the user's choice (send anyway,
- * redact, edit: see warn-prompt.ts); in redact mode it goes out with placeholders; the answer's
- * values are put back as it streams, marked ⟦like this⟧ so the user can tell (no escape codes: the
- * transcript's text is shown as text). The guard's code is loaded when the first question is
- * about to be sent, not at start-up. No I/O, no React.
- */
 export class PrivacyGate {
   private privacy: SessionPrivacy | undefined;
   private prompt: WarnPrompt | undefined;
@@ -141,36 +141,8 @@ export class PrivacyGate {
     return this.prompt?.asking ?? false;
   }
 
-  /** Record on the turn what the guard did with its question. */
-  attach(turn: Turn, decision: Extract<WarnDecision, { do: 'send' }>): void {
-    this.privacy?.attach(turn, decision.question);
-  }
-
-  /** The answer's events with the values put back (when something was replaced in this conversation); the turn keeps what was shown, saved with `save`. */
-  async *restore(events: AsyncIterable<SessionEvent>, turn: Turn, save: () => void): AsyncIterable<SessionEvent> {
-    const privacy = this.privacy;
-    if (!privacy?.restoring) return yield* events;
-    const answer = privacy.answer((v) => `⟦${v}⟧`);
-    const reasoning = privacy.answer();
-    let ended = false;
-    try {
-      for await (const e of events) {
-        if (e.type === 'content') {
-          const shown = answer.push(e.text).shown;
-          if (shown) yield { ...e, text: shown };
-        } else if (e.type === 'reasoning') {
-          const plain = reasoning.push(e.text).plain;
-          if (plain) yield { ...e, text: plain };
-        } else yield e;
-      }
-      ended = true;
-      const rest = answer.end().shown;
-      reasoning.end();
-      if (rest) yield { type: 'content', text: rest } as SessionEvent;
-    } finally {
-      if (!ended) answer.end(); // stopped or failed: what arrived, with its values back
-      privacy.finish(turn, answer);
-      save(); // the session keeps the answer as shown beside the one received
-    }
+  /** This conversation's guard, for the question pipeline (undefined until loaded, or when off). */
+  get guard(): SessionPrivacy | undefined {
+    return this.privacy;
   }
 }

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MedchatError } from '../../../src/core/errors.js';
-import { ExitCode } from '../../../src/core/exit-codes.js';
 import type { SessionEvent } from '../../../src/core/sessions/chat-session.js';
-import { STALL_MS, changeOf, finishLive, liveFigures, outcomeOf, reduceLive, startLive } from '../../../src/ui/chat/live-turn.js';
+import { STALL_MS, changeOf, finishLive, liveFigures, reduceLive, startLive } from '../../../src/ui/chat/live-turn.js';
 import type { LiveTurn, NewItem } from '../../../src/ui/chat/screen-state.js';
 
 // The live-turn reducer alone: events (with the time each arrived) in, screen state out.
@@ -84,7 +82,7 @@ test('the end: the open reasoning is folded, the rest of the answer printed, the
     [700, c('end.  ')],
     [800, { type: 'usage', usage: { prompt_tokens: 40, completion_tokens: 5 } }],
   ]);
-  const done = finishLive(live, outcomeOf(undefined, true), 900);
+  const done = finishLive(live, { status: 'complete' }, 900);
   assert.deepEqual(done.print.slice(0, 1), [{ kind: 'answer', text: 'Answer end.' }]);
   const status = done.print.at(-1)!;
   assert.equal(status.kind, 'status');
@@ -97,7 +95,7 @@ test('the end: the open reasoning is folded, the rest of the answer printed, the
 
 test('reasoning only, then the stream fails: the reasoning is still printed, and the error is on the status line', () => {
   const { live } = feed([[50, r('thinking…')]]);
-  const outcome = outcomeOf(new MedchatError('the service stopped sending', ExitCode.failure, 'network'), false);
+  const outcome = { status: 'failed', error: 'the service stopped sending' } as const;
   const done = finishLive(live, outcome, 450);
   assert.deepEqual(done.print[0], { kind: 'reasoning', text: 'thinking…', ms: 400, tokens: 1 });
   assert.deepEqual(
@@ -108,12 +106,6 @@ test('reasoning only, then the stream fails: the reasoning is still printed, and
   assert.equal(status.kind === 'status' && status.status, 'failed');
   assert.equal(status.kind === 'status' && status.error, 'the service stopped sending');
   assert.equal(done.last, undefined);
-});
-
-test('how a turn ends: interrupted keeps no error; incomplete needs some answer', () => {
-  assert.deepEqual(outcomeOf(new MedchatError('interrupted', ExitCode.interrupted, 'interrupted'), true), { status: 'interrupted' });
-  assert.equal(outcomeOf(new MedchatError('cut off', ExitCode.incomplete, 'incomplete'), true).status, 'incomplete');
-  assert.equal(outcomeOf(new MedchatError('cut off', ExitCode.incomplete, 'incomplete'), false).status, 'failed');
 });
 
 test('the reducer never changes the state it is given', () => {
