@@ -143,6 +143,7 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
     }
     written = i;
     m.toRow(i);
+    let cut: SameStart | undefined;
     const w = was ? textWidth(was) : 0;
     const nw = textWidth(line);
     if (was !== undefined && was !== '' && w < columns && line.startsWith(was) && endsCluster(line, was.length)) {
@@ -151,6 +152,12 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
       // would draw the second part as a glyph of its own).
       m.toCol(w);
       m.out.push(line.slice(was.length));
+    } else if (was !== undefined && was !== '' && nw >= w && (cut = sameStart(was, line)) !== undefined && cut.col < columns) {
+      // The same start, then something else (a clock's seconds, a count): only the rest from the
+      // first glyph that differs, with the styles in effect there. It is at least as wide as what
+      // it replaces, so nothing needs erasing (and nothing is erased after a full row).
+      m.toCol(cut.col);
+      m.out.push(cut.styles + line.slice(cut.at));
     } else {
       m.toCol(0);
       if (line.startsWith(SOFT_WRAPPED)) line = line.slice(SOFT_WRAPPED.length);
@@ -172,6 +179,45 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
     touched += 2;
   }
   return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved, touched };
+}
+
+interface SameStart {
+  /** Where in the new line to write from. */
+  at: number;
+  /** Its column. */
+  col: number;
+  /** The colour codes before it, to write first: the text from there on looks as it should. */
+  styles: string;
+}
+
+const SGR = /\x1b\[[0-9;]*m/g;
+const ESCAPE_AT = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))/y;
+/** A rewrite from the first difference saves at least this many cells, or the row is written whole. */
+const WORTH_CELLS = 8;
+
+/**
+ * Where `line` stops being `was`, moved back to the start of a glyph in both (a mark or a joiner
+ * that differs changes the glyph before it) and out of any escape sequence; undefined when that
+ * saves too little, or a link is open there (its colours are replayed, a link would not be).
+ */
+function sameStart(was: string, line: string): SameStart | undefined {
+  let at = 0;
+  const end = Math.min(was.length, line.length);
+  while (at < end && was.charCodeAt(at) === line.charCodeAt(at)) at++;
+  if (at === 0) return undefined;
+  if (at < line.length) at = clusterStart(line, clusterEnd(line, at));
+  if (at < was.length) at = Math.min(at, clusterStart(was, clusterEnd(was, at)));
+  const esc = line.lastIndexOf('\x1b', at - 1);
+  if (esc >= 0) {
+    ESCAPE_AT.lastIndex = esc;
+    const m = ESCAPE_AT.exec(line);
+    if (!m || esc + m[0].length > at) at = esc;
+  }
+  const prefix = line.slice(0, at);
+  if (prefix.includes('\x1b]')) return undefined;
+  const col = textWidth(prefix);
+  if (col < WORTH_CELLS) return undefined;
+  return { at, col, styles: prefix.match(SGR)?.join('') ?? '' };
 }
 
 /** `diffFrames` from Ink's cursor position, back there at the end (bytes only). */

@@ -91,3 +91,15 @@ test('a printed line wider than the window is written in one piece, for the term
   w.flush();
   assert.equal(sent.join(''), '\x1b[A\x1b[7G changed'); // one row up from under the output: the footer's row
 });
+
+test('a row that changes in the middle (a clock ticking) is rewritten from the first glyph that differs, its colours replayed', () => {
+  const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
+  const d = diffFrames(['answer', dim('9s · 300 tokens │ Esc stop'), ''], ['answer', dim('10s · 320 tokens │ Esc stop'), ''], 80);
+  // Too little in common at the start ("9s" vs "10s"): the whole row, erased first.
+  assert.equal(d.bytes, `\x1b[A\x1b[2K${dim('10s · 320 tokens │ Esc stop')}`);
+  const e = diffFrames(['answer', dim('thinking on · 12s · 300 tokens │ Esc stop'), ''], ['answer', dim('thinking on · 13s · 320 tokens │ Esc stop'), ''], 80);
+  assert.equal(e.bytes, `\x1b[A\x1b[16G\x1b[2m3s · 320 tokens │ Esc stop\x1b[22m`);
+  // A glyph that changes by a mark is rewritten whole (é after e), never half.
+  const f = diffFrames(['paracetamol dose e', ''], ['paracetamol dose e\u0301t', ''], 80);
+  assert.ok(f.bytes.endsWith('e\u0301t'), JSON.stringify(f.bytes));
+});
