@@ -55,8 +55,18 @@ export interface ChatDoubleOptions {
 /** A rate limiter's answer: `status` (429 or 503) with `retry-after` (seconds, or an HTTP date). */
 export interface ThrottleScript {
   status?: 429 | 503;
-  retryAfter?: number | string;
+  /** A function is asked when the refusal is sent: an HTTP date then counts from that moment, not from the test's start. */
+  retryAfter?: number | string | (() => number | string);
+  /**
+   * Refuse the `n` requests of `throttleNext` together, as a burst meets a rate limiter: each
+   * refusal waits until all `n` have arrived (or 30 s have passed), so they are in flight at
+   * once however slowly the client sends them.
+   */
+  together?: boolean;
 }
+
+/** How long `together` waits for the rest of a burst before answering anyway (the test then says what arrived). */
+const BURST_WAIT_MS = 30_000;
 
 /** A simple, deterministic stand-in for a tokenizer: CJK characters count one each, other text by ~4 chars. */
 export function roughTokenCount(messages: Array<{ role: string; content: string }>): number {
@@ -80,7 +90,11 @@ export class ChatDouble {
   inFlight = 0;
   /** Each chat request in arrival order: when it came (Date.now()) and how many were in flight then, itself included. */
   readonly arrivals: Array<{ at: number; inFlight: number }> = [];
-  private throttles: ThrottleScript[] = [];
+  private throttles: Array<ThrottleScript & { burst?: { arrived: () => void; all: Promise<void> } }> = [];
+  /** Requests after this many are held, unanswered, until `release()` (see holdAfter). */
+  private holdAt: number | undefined;
+  private released: Promise<void> = Promise.resolve();
+  private releaseHeld: () => void = () => {};
 
   constructor(
     readonly server: DoubleServer,
@@ -91,6 +105,7 @@ export class ChatDouble {
       this.inFlight++;
       this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
       try {
+        if (this.holdAt !== undefined && this.arrivals.length > this.holdAt) await this.released;
         await this.answer(req, res);
       } finally {
         this.inFlight--;
@@ -103,8 +118,42 @@ export class ChatDouble {
    * limiter does: 429 (or 503) with `retry-after`, an OpenAI-style error body, after the latency.
    */
   throttleNext(n: number, script: ThrottleScript = {}): this {
-    for (let i = 0; i < n; i++) this.throttles.push(script);
+    let burst: { arrived: () => void; all: Promise<void> } | undefined;
+    if (script.together) {
+      let count = 0;
+      let all!: () => void;
+      const done = new Promise<void>((r) => (all = r));
+      const timer = setTimeout(all, BURST_WAIT_MS);
+      timer.unref();
+      burst = {
+        arrived: () => {
+          if (++count === n) {
+            clearTimeout(timer);
+            all();
+          }
+        },
+        all: done,
+      };
+    }
+    for (let i = 0; i < n; i++) this.throttles.push({ ...script, burst });
     return this;
+  }
+
+  /**
+   * Answer the requests that arrive up to `n` in all (counting every chat request so far), and hold
+   * the ones after them, unanswered, until `release()`: a test's way to stop a run midway, at a
+   * point it chose, instead of racing it with timers.
+   */
+  holdAfter(n: number): this {
+    this.holdAt = n;
+    this.released = new Promise<void>((r) => (this.releaseHeld = r));
+    return this;
+  }
+
+  /** Answer the held requests, and hold no more. */
+  release(): void {
+    this.holdAt = undefined;
+    this.releaseHeld();
   }
 
   /** The next requests get these scripts, in order; after them, `defaultScript`. */
@@ -119,11 +168,14 @@ export class ChatDouble {
 
   private async answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
     const throttle = this.throttles.shift();
+    throttle?.burst?.arrived();
     if (this.latencyMs) await delay(this.latencyMs);
     if (throttle) {
+      await throttle.burst?.all;
       const status = throttle.status ?? 429;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (throttle.retryAfter !== undefined) headers['retry-after'] = String(throttle.retryAfter);
+      const retryAfter = typeof throttle.retryAfter === 'function' ? throttle.retryAfter() : throttle.retryAfter;
+      if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
       res.writeHead(status, headers);
       res.end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached for requests' : 'The service is overloaded', type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } }));
       return;

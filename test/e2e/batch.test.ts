@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { TEST_KEY, runCli, tempHome, waitFor } from '../support/cli.js';
+import { TEST_KEY, WAIT_MS, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { canWatchMemory, mb, runWatched } from '../support/rss.js';
 
@@ -160,7 +160,8 @@ test('one failing question does not stop the run: exit 10, its line carries the 
 
 test('429 with retry-after: nothing is sent before the time asked, concurrency is halved (as the double sees it), and every question is answered', async () => {
   const { double, home, ids, input, out } = await setup(40, 30);
-  double.chat.throttleNext(8, { status: 429, retryAfter: 1 });
+  // The first 8 are refused together, as a burst meets a rate limiter: all 8 in flight, however slow the machine.
+  double.chat.throttleNext(8, { status: 429, retryAfter: 1, together: true });
   const r = await runCli(['batch', input, '-o', out, '-j', '8'], { baseUrl: double.url, home });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readAnswers(out).map((l) => l.id).sort(), [...ids].sort());
@@ -176,12 +177,13 @@ test('429 with retry-after: nothing is sent before the time asked, concurrency i
 
 test('503 with retry-after as an HTTP date: the wait is until that time', async () => {
   const { double, home, input, out } = await setup(3);
-  double.chat.throttleNext(1, { status: 503, retryAfter: new Date(Date.now() + 2000).toUTCString() });
+  // The date is made when the refusal is sent (1 to 2 s ahead, HTTP dates count whole seconds), not when the test starts.
+  double.chat.throttleNext(1, { status: 503, retryAfter: () => new Date(Date.now() + 2000).toUTCString() });
   const r = await runCli(['batch', input, '-o', out, '-j', '1'], { baseUrl: double.url, home });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readAnswers(out).length, 3);
   const [first, second] = double.chat.arrivals;
-  assert.ok(second!.at - first!.at >= 800, `waited ${second!.at - first!.at} ms for a date 1-2 s ahead`);
+  assert.ok(second!.at - first!.at >= 1000, `waited ${second!.at - first!.at} ms for a date 1-2 s ahead`);
 });
 
 test('503 after the retries run out: that question fails, the others are answered (exit 10)', async () => {
@@ -197,14 +199,17 @@ test('503 after the retries run out: that question fails, the others are answere
 
 test('SIGKILL mid-run: the file is valid JSON lines with no answer lost, and the rerun asks exactly once for each of the rest', async () => {
   const { double, home, ids, input, out } = await setup(60, 40);
+  // After 20 requests the double answers no more: the run is stopped midway whatever the machine's speed.
+  double.chat.holdAfter(20);
   let child: ChildProcess | undefined;
   const killed = runCli(['batch', input, '-o', out, '-j', '4'], { baseUrl: double.url, home, onSpawn: (c) => (child = c) });
-  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 10, 15_000, '10 answers in the file');
+  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 10, WAIT_MS, '10 answers in the file');
   child!.kill('SIGKILL');
   const r = await killed;
   assert.equal(r.signal, 'SIGKILL');
+  double.chat.release();
   const saved = readAnswers(out);
-  assert.ok(saved.length >= 10 && saved.length < 60, `${saved.length} saved`);
+  assert.ok(saved.length >= 10 && saved.length <= 20, `${saved.length} saved`);
   assert.equal(new Set(saved.map((l) => l.id)).size, saved.length);
 
   const sent = double.chat.requests.length;
@@ -219,11 +224,14 @@ test('SIGKILL mid-run: the file is valid JSON lines with no answer lost, and the
 });
 
 test('a second batch on the same -o while the first runs is refused (exit 2) and changes nothing; the first ends whole', async () => {
-  const { double, home, ids, input, out } = await setup(20, 150);
+  const { double, home, ids, input, out } = await setup(20);
+  // The first run stops after 4 answers, holding its lock, until the second has been refused.
+  double.chat.holdAfter(4);
   let first: ChildProcess | undefined;
   const running = runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: double.url, home, onSpawn: (c) => (first = c) });
-  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 2, 15_000, 'a first answer in the file');
+  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 2, WAIT_MS, 'a first answer in the file');
   const second = await runCli(['batch', input, '-o', out, '-j', '2'], { baseUrl: double.url, home });
+  double.chat.release();
   assert.equal(second.code, 2, second.stderr);
   assert.equal(
     second.stderr,
@@ -238,11 +246,23 @@ test('a second batch on the same -o while the first runs is refused (exit 2) and
 });
 
 test('Ctrl+C: the answers in flight are finished and written, nothing new is sent, exit 130; a second Ctrl+C leaves at once', async () => {
-  const { double, home, input, out } = await setup(40, 300);
+  const { double, home, input, out } = await setup(40);
+  // 8 answers, then 4 requests held in flight: Ctrl+C comes while they are, whatever the machine's speed.
+  double.chat.holdAfter(8);
   let child: ChildProcess | undefined;
-  const run = runCli(['batch', input, '-o', out, '-j', '4'], { baseUrl: double.url, home, onSpawn: (c) => (child = c) });
-  await waitFor(() => fs.existsSync(out) && readAnswers(out).length >= 4, 15_000, 'a first round of answers');
+  let firstErr = '';
+  const run = runCli(['batch', input, '-o', out, '-j', '4'], {
+    baseUrl: double.url,
+    home,
+    onSpawn: (c) => {
+      child = c;
+      c.stderr!.on('data', (d) => (firstErr += d));
+    },
+  });
+  await waitFor(() => double.chat.arrivals.length === 12 && double.chat.inFlight === 4, WAIT_MS, 'four requests in flight');
   child!.kill('SIGINT');
+  await waitFor(() => firstErr.includes('stopping'), WAIT_MS, 'the Ctrl+C to be taken');
+  double.chat.release();
   const r = await run;
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /medchat batch: stopping; finishing the \d answers? in flight \(Ctrl\+C again to leave now\)/);
@@ -252,7 +272,7 @@ test('Ctrl+C: the answers in flight are finished and written, nothing new is sen
   assert.ok(lines.length < 40);
 
   // Twice: out at once, the file still whole.
-  double.chat.latencyMs = 10_000;
+  double.chat.holdAfter(double.chat.arrivals.length);
   const before = readAnswers(out).length;
   let second: ChildProcess | undefined;
   let stderr = '';
@@ -264,22 +284,26 @@ test('Ctrl+C: the answers in flight are finished and written, nothing new is sen
       c.stderr!.on('data', (d) => (stderr += d));
     },
   });
-  await waitFor(() => double.chat.inFlight === 4, 10_000, 'four requests in flight');
+  await waitFor(() => double.chat.inFlight === 4, WAIT_MS, 'four requests in flight');
   second!.kill('SIGINT');
-  await waitFor(() => stderr.includes('stopping'), 5000, 'the first Ctrl+C to be taken');
+  await waitFor(() => stderr.includes('stopping'), WAIT_MS, 'the first Ctrl+C to be taken');
   second!.kill('SIGINT');
   const r2 = await twice;
+  double.chat.release();
   assert.equal(r2.code, 130, r2.stderr);
   assert.match(r2.stderr, /left at once/);
   assert.equal(readAnswers(out).length, before);
 });
 
 test('on a terminal: one progress line redrawn in place (bar, done/total, failures, rate, ETA, tokens), then the summary', { skip: tmuxSkip }, async () => {
-  const { double, home, input, out } = await setup(40, 100);
+  const { double, home, input, out } = await setup(40);
+  // Held after 10 answers, so the bar is on screen to be read, then let go to the end.
+  double.chat.holdAfter(10);
   const pane = new TmuxPane(['batch', input, '-o', out, '-j', '2'], { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY }, { home });
   try {
-    await pane.waitForText(/\[#+\.+\] \d+\/40 · 0 failed · [\d.]+\/s · ETA \S+ · tokens \d+ in \/ \d+ out/);
-    const end = await pane.exited(20_000);
+    await pane.waitForText(/\[#+\.+\] 10\/40 · 0 failed · [\d.]+\/s · ETA \S+ · tokens \d+ in \/ \d+ out/, WAIT_MS);
+    double.chat.release();
+    const end = await pane.exited(WAIT_MS);
     assert.equal(end.code, 0);
     const screen = pane.screen();
     const summary = screen.split('\n').findIndex((l) => l.startsWith('medchat batch: 40 answered, 0 failed'));

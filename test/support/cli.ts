@@ -92,11 +92,19 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
 }
 
 /**
+ * How long a test waits, by default, for what should take a moment (a screen to show a line, an
+ * answer to end): long enough for a machine busy with other work (a full run, builds beside it),
+ * where a few seconds are not enough. A passing test never waits it out; a failing one says what
+ * it waited for.
+ */
+export const WAIT_MS = 30_000;
+
+/**
  * Wait until `check` is true (polling), or fail after `ms`. `what` names what was awaited; as a
  * function it is asked at the timeout, so a screen in the message is the screen at the end of the
  * wait, not the one at its start (which once made a finished answer look like a frozen screen).
  */
-export async function waitFor(check: () => boolean, ms = 5000, what: string | (() => string) = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean, ms = WAIT_MS, what: string | (() => string) = 'condition'): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > ms) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);

@@ -6,7 +6,7 @@ import { testSettings } from './settings.js';
 import { App, type KeyOverlay } from '../../src/ui/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
 import { stripAnsi } from '../../src/ui/text/width.js';
-import { waitFor } from './cli.js';
+import { WAIT_MS, waitFor } from './cli.js';
 
 export { testSettings };
 
@@ -29,7 +29,7 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
   const ui = render(createElement(App, { controller, overlay: opts.overlay }));
   const screen = () => stripAnsi(ui.lastFrame() ?? '');
   // Keys typed before the screen listens would be lost: wait until Ink reads stdin.
-  await waitFor(() => ui.stdin.listenerCount('readable') > 0, 5000, 'the chat screen to listen for keys');
+  await waitFor(() => ui.stdin.listenerCount('readable') > 0, WAIT_MS, 'the chat screen to listen for keys');
   return {
     ui,
     controller,
@@ -38,7 +38,7 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
     /** Type text, then (separately, like a person) press keys. */
     type: (text: string) => ui.stdin.write(text),
     press: (seq: string) => ui.stdin.write(seq),
-    waitForText: (text: string | RegExp, ms = 5000) =>
+    waitForText: (text: string | RegExp, ms = WAIT_MS) =>
       waitFor(() => (typeof text === 'string' ? screen().includes(text) : text.test(screen())), ms, () => `screen to show ${text}\n--- screen ---\n${screen()}`),
     /** Send a line as the user would: type it, then Enter. */
     async send(line: string) {
@@ -47,7 +47,7 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
       ui.stdin.write('\r');
     },
     async idle() {
-      await waitFor(() => !controller.busy, 5000, 'the answer to finish');
+      await waitFor(() => !controller.busy, WAIT_MS, 'the answer to finish');
       await controller.idle();
       await new Promise((r) => setTimeout(r, 80)); // one frame
     },

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { waitFor } from '../support/cli.js';
+import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';
 
 let double: ServiceDouble;
@@ -31,7 +31,7 @@ test('/compact with a summary that leaves out the allergy twice changes nothing,
   await t.send('/compact');
   await waitFor(
     () => /The summary left out penicillin allergy, twice; nothing was changed: the earlier messages are still sent word for word/.test(flat(t.screen())),
-    5000,
+    WAIT_MS,
     () => `the reason on screen\n${t.screen()}`,
   );
   assert.doesNotMatch(flat(t.screen()), /Summarised/);

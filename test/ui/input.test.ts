@@ -10,7 +10,7 @@ import { KEY_BINDINGS, KeyDecoder } from '../../src/ui/text/keys.js';
 import { KEY_HELP, keyHelpMarkdown } from '../../src/ui/text/key-help.js';
 import { lineCount } from '../../src/ui/text/editor.js';
 import { textWidth } from '../../src/ui/text/width.js';
-import { REPO, waitFor } from '../support/cli.js';
+import { REPO, WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 
 // The input box: the / menu, /help, pastes. (The caret in a real terminal: e2e/tui-cursor.test.ts.)
@@ -74,15 +74,15 @@ test('Tab completes the selected name; Tab again goes through the matches, Shift
   assert.ok(matches.length >= 3, matches.join());
   await t.waitForText(`/${matches.at(-1)}`);
   t.press('\t');
-  await waitFor(() => box(t.screen()) === `│ › /${matches[0]}`, 5000, 'the first match in the box');
+  await waitFor(() => box(t.screen()) === `│ › /${matches[0]}`, WAIT_MS, 'the first match in the box');
   t.press('\t');
-  await waitFor(() => box(t.screen()) === `│ › /${matches[1]}`, 5000, 'the second match');
+  await waitFor(() => box(t.screen()) === `│ › /${matches[1]}`, WAIT_MS, 'the second match');
   for (const m of matches) assert.match(t.screen(), new RegExp(`/${m}\\b`), 'the menu still shows every match');
   t.press('\t');
-  await waitFor(() => box(t.screen()) === `│ › /${matches[2]}`, 5000, 'the third match');
+  await waitFor(() => box(t.screen()) === `│ › /${matches[2]}`, WAIT_MS, 'the third match');
   t.press(SHIFT_TAB);
   t.press(SHIFT_TAB);
-  await waitFor(() => box(t.screen()) === `│ › /${matches[0]}`, 5000, 'back to the first');
+  await waitFor(() => box(t.screen()) === `│ › /${matches[0]}`, WAIT_MS, 'back to the first');
   t.press('\r');
   await t.waitForText('nothing to retry yet');
 });
@@ -94,9 +94,9 @@ test('a / command recalled from history opens no menu: Up goes on through the hi
   await t.send('/think on');
   await t.waitForText('thinking on:');
   t.press(UP);
-  await waitFor(() => box(t.screen()) === '│ › /think on', 5000, '/think on recalled');
+  await waitFor(() => box(t.screen()) === '│ › /think on', WAIT_MS, '/think on recalled');
   t.press(UP);
-  await waitFor(() => box(t.screen()) === '│ › /tokens', 5000, '/tokens recalled, not a menu move');
+  await waitFor(() => box(t.screen()) === '│ › /tokens', WAIT_MS, '/tokens recalled, not a menu move');
 });
 
 test('a paste of 50 lines ending in a newline says 50 lines', async () => {

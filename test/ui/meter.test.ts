@@ -5,7 +5,7 @@ import { cleanup } from 'ink-testing-library';
 import { countMessages, countText, loadTokenizer } from '../../src/core/tokens.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { meterText } from '../../src/ui/text/format.js';
-import { waitFor } from '../support/cli.js';
+import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';
 
 // The double counts prompt tokens the way o200k does, so its reported usage and the meter share one count.
@@ -39,7 +39,7 @@ test('after three 20k-token answers the meter reads the next request (85%, yello
   await t.waitForText(/kept turns +\d/);
   assert.match(t.screen().split('\n').find((l) => l.includes('kept turns')) ?? '', /kept turns +60(\.\d)?k +\(3 turns word for word\)/);
   t.type('visit 4?');
-  await waitFor(() => t.controller.tokenBreakdown().next > 0, 5000, 'the draft to be counted');
+  await waitFor(() => t.controller.tokenBreakdown().next > 0, WAIT_MS, 'the draft to be counted');
   // What the next request will be: everything sent last time, the third answer, and the draft.
   const next: Message[] = [...sentMessages(double, -1), { role: 'assistant', content: answer(3) }, { role: 'user', content: 'visit 4?' }];
   const expected = meterText({ used: countMessages(next as never) + maxTokens, window });

@@ -7,7 +7,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { samplePng } from '../../src/demo/demo-retexture.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { waitFor } from '../support/cli.js';
+import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';
 
@@ -61,7 +61,7 @@ test('Esc stops waiting for a task that never ends; the screen says how to follo
   await t.waitForText(/◆ retexture · task 42 · .*Esc stops waiting/);
   t.press('\x1b');
   await t.waitForText('stopped waiting; task 42 goes on — follow it with: medchat task 42 --wait');
-  await waitFor(() => !t.controller.busy, 5000, 'the screen to be free again');
+  await waitFor(() => !t.controller.busy, WAIT_MS, 'the screen to be free again');
   double.chat.enqueue({ content: ['Still answering.'] });
   await t.send('hello');
   await t.idle();

@@ -8,7 +8,7 @@ import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { meterText } from '../../src/ui/text/format.js';
-import { waitFor } from '../support/cli.js';
+import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';
 
@@ -228,7 +228,7 @@ test('the footer meter counts the next request (prompt, the draft being typed, m
   // Typing counts: a long draft moves the meter before it is sent.
   const before = t.controller.snapshot().meter.used;
   t.type('chest pain '.repeat(100));
-  await waitFor(() => t.controller.snapshot().meter.used > before + 100, 5000, 'the meter to count the draft');
+  await waitFor(() => t.controller.snapshot().meter.used > before + 100, WAIT_MS, 'the meter to count the draft');
   await t.waitForText(meterText(t.controller.snapshot().meter).text);
 });
 
@@ -284,7 +284,7 @@ test('a message too long for the window is not sent: it goes back in the box, wi
   t.press('\r');
   await t.idle();
   const flat = () => t.screen().replace(/\s+/g, ' ');
-  await waitFor(() => /your question is back in the box/.test(flat()), 5000, 'the question back in the box');
+  await waitFor(() => /your question is back in the box/.test(flat()), WAIT_MS, 'the question back in the box');
   assert.match(flat(), /✗ too long to send: about [\d.]+k tokens; the 4k window has room for 3\.6k after 512 for the answer/);
   assert.match(flat(), /your question is back in the box: shorten it, or lower \/max-tokens/);
   assert.match(t.screen(), /│ › \[pasted 1500 lines\]/, 'the draft is in the box again, folded as it was pasted');
@@ -292,7 +292,7 @@ test('a message too long for the window is not sent: it goes back in the box, wi
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
   assert.equal(t.controller.conversation.turns.length, 0, 'the refused question is not part of the conversation');
   t.press('\x03'); // clear the box
-  await waitFor(() => !t.screen().includes('│ › [pasted'), 5000, 'the box cleared');
+  await waitFor(() => !t.screen().includes('│ › [pasted'), WAIT_MS, 'the box cleared');
   await t.send('/retry');
   await t.waitForText('nothing to retry yet');
   double.chat.enqueue({ content: ['Still here.'] });
@@ -310,7 +310,7 @@ test('a question the service refuses as too long, even after medchat trims, goes
   const before = double.chat.requests.length;
   await t.send('a question the service finds too long');
   await t.idle();
-  await waitFor(() => /your question is back in the box/.test(t.screen().replace(/\s+/g, ' ')), 5000, 'the question back in the box');
+  await waitFor(() => /your question is back in the box/.test(t.screen().replace(/\s+/g, ' ')), WAIT_MS, 'the question back in the box');
   assert.match(t.screen().replace(/\s+/g, ' '), /✗ .*too long for the model \(400[^)]*\).*your question is back in the box: shorten it, or start over with \/new/);
   assert.match(t.screen(), /│ › a question the service finds too long/);
   assert.equal(double.chat.requests.length, before + 2, 'asked once, and once more after learning the real count');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { waitFor } from '../support/cli.js';
+import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';
 
 let double: ServiceDouble;
@@ -91,7 +91,7 @@ test('Esc takes back the queued question first, into the box; the next Esc stops
   await t.send('second');
   await t.waitForText('queued: second');
   t.press('\x1b');
-  await waitFor(() => !t.screen().includes('queued:'), 5000, 'the queued question to go');
+  await waitFor(() => !t.screen().includes('queued:'), WAIT_MS, 'the queued question to go');
   await t.waitForText('› second'); // back in the box
   assert.equal(t.controller.busy, true, 'the answer still streams');
   assert.doesNotMatch(t.screen(), /interrupted/);
@@ -117,7 +117,7 @@ test('each Esc that takes back a queued line says so in one line: back in the bo
   t.press('\x1b');
   // The box holds "third": "second" cannot go back into it, and the screen says where it went.
   await t.waitForText('taken back: "second" was not sent; Up recalls it');
-  await waitFor(() => !t.screen().includes('queued:'), 5000, 'the queue to be empty');
+  await waitFor(() => !t.screen().includes('queued:'), WAIT_MS, 'the queue to be empty');
   assert.equal(t.controller.busy, true, 'the answer still streams');
   t.press('\x1b');
   await t.waitForText('■ interrupted');
