@@ -124,10 +124,6 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         await err.write(yellow(`medchat: the answer does not match the schema (${n} error${n === 1 ? '' : 's'}); asking once for a corrected answer…`, errColour) + '\n');
         return;
       }
-      case 'done':
-        done = e.answer;
-        turn = e.answer.turn;
-        return;
       default:
         break;
     }
@@ -155,8 +151,8 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   };
 
   try {
-    const events = ask({ session, question: opts.userText, privacy, plan: opts.plan, signal: controller.signal, stream: opts.stream, show: { mark, prepare: outTty ? sanitizeForTerminal : undefined } });
-    for await (const e of events) await handle(e);
+    done = await ask({ session, question: opts.userText, privacy, plan: opts.plan, signal: controller.signal, stream: opts.stream, show: { mark, prepare: outTty ? sanitizeForTerminal : undefined } }, handle);
+    turn = done.turn;
   } finally {
     removeSignals();
   }
@@ -236,7 +232,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
 }
 
 /** An event as --jsonl prints it: the wire's shape (what a screen shows of it left out). */
-function wireEvent(e: Exclude<AskEvent, { type: 'posed' | 'compacted' | 'repair' | 'done' }>): ChatEvent {
+function wireEvent(e: Exclude<AskEvent, { type: 'posed' | 'compacted' | 'repair' }>): ChatEvent {
   if (e.type !== 'content') return e;
   return { type: 'content', text: e.text };
 }

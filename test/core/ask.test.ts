@@ -29,10 +29,8 @@ async function asked(plan: Awaited<ReturnType<typeof schemaPlan>>, scripts: Arra
   const from = double.chat.requests.length;
   const session = ChatSession.open(plan.settings, { system: plan.system, incognito: true });
   const events: AskEvent[] = [];
-  for await (const e of ask({ session, question: plan.question, plan, stream: false })) events.push(e);
-  const done = events.at(-1) as { type: 'done'; answer: Answer };
-  assert.equal(done.type, 'done');
-  return { events, answer: done.answer, sent: double.chat.requests.slice(from).map((r) => r.body.messages as Array<{ role: string; content: string }>) };
+  const answer: Answer = await ask({ session, question: plan.question, plan, stream: false }, (e) => void events.push(e));
+  return { events, answer, sent: double.chat.requests.slice(from).map((r) => r.body.messages as Array<{ role: string; content: string }>) };
 }
 
 test('the repair rule: a valid answer is kept; an invalid first one is asked for again with its errors; the second is kept whatever it is', async () => {

@@ -7,16 +7,18 @@
  *   → the client (streamed, or one whole answer with the caller's retries and rate control)
  *   → schema repair (repair.ts) → turn status (conversation.ts's one rule) → save
  *
- * as one stream of events. Front ends only present them:
+ * as events handed to the front end as they happen, and how it went at the end. Front ends only
+ * present them:
  *
- *   for await (const e of ask({ session, question, plan, privacy })) …    // one-shot, batch
+ *   const a = await ask({ session, question, plan, privacy }, onEvent);   // one-shot, batch
  *   const posed = pose(session, decided, privacy);                        // the chat screen, after
- *   for await (const e of answer(posed, { signal, show })) …             // its warn prompt
+ *   const a = await answer(posed, { signal, show }, onEvent);             // its warn prompt
  *
  * Content and reasoning arrive with the values the guard replaced put back (`text`), and, for a
- * screen, marked (`shown`); keys echoed by the service are already masked (ChatSession). The last
- * event is always `done`, saying how it went: a question's failure is never thrown. Only a refusal
- * before the question exists (files too big for the window) is.
+ * screen, marked (`shown`); keys echoed by the service are already masked (ChatSession). A
+ * question's failure is in the answer (`error`), never thrown; only a refusal before the question
+ * exists (files too big for the window) is. Events go to a callback, not through one more async
+ * generator: a long answer is tens of thousands of events, and each hop costs CPU on every one.
  */
 import type { Usage } from '../chat-events.js';
 import type { WireMessage } from '../chat-request.js';
@@ -40,8 +42,10 @@ export type AskEvent =
   | { type: 'reasoning'; text: string }
   /** The question is in the conversation (saved): `question` says what the guard found and did. */
   | { type: 'posed'; turn: Turn; question?: GuardedQuestion }
-  | RepairEvent
-  | { type: 'done'; answer: Answer };
+  | RepairEvent;
+
+/** Where the events go; a promise it returns is waited for (stdout's backpressure). */
+export type OnEvent = (e: AskEvent) => void | Promise<void>;
 
 /** How a question went. */
 export interface Answer {
@@ -96,8 +100,8 @@ export interface AskRequest extends AnswerOptions {
   plan?: AnswerOptions['plan'] & { files?: readonly InputFile[]; messages?: readonly WireMessage[] };
 }
 
-export function ask(req: AskRequest): AsyncGenerator<AskEvent, void> {
-  return run(req);
+export function ask(req: AskRequest, onEvent: OnEvent): Promise<Answer> {
+  return run(req, onEvent);
 }
 
 /**
@@ -113,21 +117,22 @@ export function pose(session: ChatSession, question: string | GuardedQuestion, p
 }
 
 /** Send a posed question and answer it, repaired once when it does not match the schema; see the top of this file. */
-export function answer(posed: Posed, opts: AnswerOptions = {}): AsyncGenerator<AskEvent, void> {
-  return run(opts, posed);
+export function answer(posed: Posed, opts: AnswerOptions, onEvent: OnEvent): Promise<Answer> {
+  return run(opts, onEvent, posed);
 }
 
-/**
- * The pipeline, in one generator (every event passes one hop here, not one per step: a long
- * answer is tens of thousands of events). `posed`: the question is in the conversation already.
- */
-async function* run(opts: AnswerOptions & Partial<AskRequest>, posed?: Posed): AsyncGenerator<AskEvent, void> {
+/** The pipeline. `posed`: the question is in the conversation already. */
+async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, posed?: Posed): Promise<Answer> {
+  const emit = async (e: AskEvent) => {
+    const waiting = onEvent(e);
+    if (waiting) await waiting;
+  };
   if (!posed) {
     const req = opts as AskRequest;
     const plan = req.plan;
     if (plan?.files?.length && plan.messages) await refuseFilesThatCannotFit(plan.messages, plan.files, req.session.settings);
     posed = pose(req.session, req.question, req.privacy);
-    yield { type: 'posed', turn: posed.turn, question: posed.question };
+    await emit({ type: 'posed', turn: posed.turn, question: posed.question });
   }
   const { session, privacy } = posed;
   const seal = posed.question?.mode === 'redact' && privacy ? (text: string) => privacy.guard.seal(text) : undefined;
@@ -146,39 +151,43 @@ async function* run(opts: AnswerOptions & Partial<AskRequest>, posed?: Posed): A
       for await (const e of session.send(turn, { signal: opts.signal, stream: opts.stream, call: opts.call, seal })) {
         switch (e.type) {
           case 'content': {
+            // The hot path: a promise only when the front end returns one (no tick per piece otherwise).
             raw += e.text;
             if (!shown) {
               out.content += e.text;
-              yield e;
+              const waiting = onEvent(e);
+              if (waiting) await waiting;
               break;
             }
             const r = shown.push(e.text);
             out.content += r.plain;
-            if (r.plain || r.shown) yield { type: 'content', text: r.plain, shown: r.shown };
+            if (r.plain || r.shown) await emit({ type: 'content', text: r.plain, shown: r.shown });
             break;
           }
           case 'reasoning': {
             const text = thought ? thought.push(e.text).plain : e.text;
             out.reasoning += text;
-            if (text) yield { type: 'reasoning', text };
+            if (!text) break;
+            const waiting = onEvent(thought ? { type: 'reasoning', text } : e);
+            if (waiting) await waiting;
             break;
           }
           case 'usage':
             out.usage = earlier ? addUsage(earlier, e.usage) : e.usage;
-            yield e;
+            await emit(e);
             break;
           case 'finish':
             out.finishReason = e.reason;
-            yield e;
+            await emit(e);
             break;
           case 'end':
             out.id = e.id;
             out.model = e.model;
             out.finishReason ??= e.finishReason;
-            yield e;
+            await emit(e);
             break;
           default:
-            yield e;
+            await emit(e);
         }
       }
       out.answered = true;
@@ -191,12 +200,12 @@ async function* run(opts: AnswerOptions & Partial<AskRequest>, posed?: Posed): A
       const reasoning = thought.end().plain;
       if (reasoning) {
         out.reasoning += reasoning;
-        yield { type: 'reasoning', text: reasoning };
+        await emit({ type: 'reasoning', text: reasoning });
       }
       const rest = shown.end();
       if (rest.plain || rest.shown) {
         out.content += rest.plain;
-        yield { type: 'content', text: rest.plain, shown: rest.shown };
+        await emit({ type: 'content', text: rest.plain, shown: rest.shown });
       }
       privacy!.finish(turn, shown);
       out.putBack.push(...shown.putBack);
@@ -207,10 +216,10 @@ async function* run(opts: AnswerOptions & Partial<AskRequest>, posed?: Posed): A
     const step = schemaStep(plan, raw, out.attempts);
     out.finished = privacy?.restoring ? restoreFinished(step.finished, privacy) : step.finished;
     if (step.done) break;
-    yield { type: 'repair', errors: step.errors };
+    await emit({ type: 'repair', errors: step.errors });
     turn = session.ask(step.request);
   }
-  yield { type: 'done', answer: out };
+  return out;
 }
 
 /** A checked answer with the values put back in every string of its value (and its JSON). */

@@ -70,12 +70,11 @@ export async function answerItem(item: BatchItem, c: ItemCall): Promise<ItemOutc
       for (const [k, n] of Object.entries(found) as Array<[Kind, number]>) c.tally.counts[k] = (c.tally.counts[k] ?? 0) + n;
     }
     const { signal, ...call } = c.call;
-    for await (const e of ask({ session: conversation.session, question: conversation.question, privacy, plan, stream: false, signal, call })) {
+    done = await ask({ session: conversation.session, question: conversation.question, privacy, plan, stream: false, signal, call }, (e) => {
       if (e.type === 'retry') c.onRetry(e);
       else if (e.type === 'usage') c.onUsage(e.usage);
       else if (e.type === 'compacted') compacted = e.text;
-      else if (e.type === 'done') done = e.answer;
-    }
+    });
   } catch (err) {
     return failed(item, toMedchatError(err), c);
   }

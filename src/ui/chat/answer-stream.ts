@@ -11,30 +11,6 @@ import { changeOf, finishLive, reduceLive, startLive, type FinishedTurn, type Tu
 import type { Change, LiveTurn, NewItem } from './screen-state.js';
 import { TurnClock } from './turn-clock.js';
 
-/**
- * Runs one answer's events through the live-turn reducer: after each event, `onStep` gets the new
- * live state, what to print and what kind of change it was. Resolves (never rejects) with the
- * last live state and the error the stream ended with, if any.
- */
-async function streamAnswer(
-  events: AsyncIterable<SessionEvent>,
-  live: LiveTurn,
-  onStep: (live: LiveTurn, print: NewItem[], change: Change) => void,
-  now: () => number = Date.now,
-): Promise<{ live: LiveTurn; error?: MedchatError }> {
-  try {
-    for await (const e of events) {
-      const step = reduceLive(live, e, now());
-      const change = changeOf(live, e, step);
-      live = step.live;
-      onStep(live, step.print, change);
-    }
-    return { live };
-  } catch (err) {
-    return { live, error: toMedchatError(err) };
-  }
-}
-
 interface AnswerHooks {
   /** While it streams: items to print (finished paragraphs, the folded reasoning, a fold notice) and what changed. */
   step(print: NewItem[], change: Change): void;
@@ -80,24 +56,28 @@ export class AnswerRunner {
     this.abort = abort;
     const turn = posed.turn;
     turn.status = 'streaming';
-    let ended: MedchatError | undefined;
-    // Values the guard put back are shown in ⟦ ⟧ (no escape codes: the transcript's text is shown as text).
-    const events = onScreen(answer(posed, { signal: abort.signal, stream: true, show: { mark: (v) => `⟦${v}⟧` } }), (e) => (ended = e));
-    const { live, error: broke } = await streamAnswer(
-      events,
-      this.live!,
-      (live, print, change) => {
+    let live = this.live!;
+    let error: MedchatError | undefined;
+    try {
+      // Values the guard put back are shown in ⟦ ⟧ (no escape codes: the transcript's text is shown as text).
+      const answered = await answer(posed, { signal: abort.signal, stream: true, show: { mark: (v) => `⟦${v}⟧` } }, (e) => {
+        const shown = onScreen(e);
+        if (!shown) return;
+        const step = reduceLive(live, shown, this.now());
+        const change = changeOf(live, shown, step);
+        live = step.live;
         this.live = live;
         // The session saves the turn as it streams: with the reasoning's own length, not the wait before it.
         if (live.reasoningMs !== undefined) turn.reasoningMs = live.reasoningMs;
         // …and the reasoning's token count the fold line shows, so a resumed turn shows the same one.
         if (live.reasoningTokens) turn.reasoningTokens = live.reasoningTokens;
-        this.hooks.step(print, change);
-      },
-      this.now,
-    );
+        this.hooks.step(step.print, change);
+      });
+      error = answered.error;
+    } catch (err) {
+      error = toMedchatError(err);
+    }
     this.abort = undefined;
-    const error = ended ?? broke;
     const outcome = outcomeOf(turn);
     const done = finishLive(live, outcome, this.now());
     turn.durationMs = done.times.durationMs;
@@ -115,11 +95,9 @@ function outcomeOf(turn: Turn): TurnOutcome {
   return { status, ...(status !== 'complete' && status !== 'interrupted' && turn.error ? { error: turn.error } : {}) };
 }
 
-/** The pipeline's events as the screen shows them (values put back marked); `done` hands over how it ended. */
-async function* onScreen(events: AsyncIterable<AskEvent>, ended: (error: MedchatError | undefined) => void): AsyncIterable<SessionEvent> {
-  for await (const e of events) {
-    if (e.type === 'done') ended(e.answer.error);
-    else if (e.type === 'content') yield { type: 'content', text: e.shown ?? e.text };
-    else if (e.type !== 'posed' && e.type !== 'repair') yield e;
-  }
+/** A pipeline event as the screen's reducer takes it (values put back marked), or nothing to show. */
+function onScreen(e: AskEvent): SessionEvent | undefined {
+  if (e.type === 'content') return e.shown === undefined ? e : { type: 'content', text: e.shown };
+  if (e.type === 'posed' || e.type === 'repair') return undefined;
+  return e;
 }
