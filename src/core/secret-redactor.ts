@@ -5,7 +5,9 @@ import { jsonForTerminal } from './sanitize.js';
  * JSON-escaped forms) survives. Every window of RUN_LENGTH characters that is a piece of a key is
  * marked; marked windows that overlap or touch form one run, and each run becomes the mask
  * (`sk-…a1b2`). So a whole key, a key cut short, a lower-cased or upper-cased echo, and a
- * `%2F`-encoded echo are all masked, and the mask itself holds no run of the key.
+ * `%2F`-encoded echo are all masked, and the mask itself holds no run of the key; nor does it
+ * make one with the text beside it (a piece of the key too short to be a run: the side of the
+ * mask that would join it is left out, `…a1b2` or `sk-…`).
  */
 export const RUN_LENGTH = 8;
 
@@ -22,6 +24,17 @@ const forms: Form[] = [];
 const known = new Set<string>();
 /** Every character of every form: a window holding any other character cannot match. */
 const keyChars = new Set<number>();
+/**
+ * Every pair of adjacent characters of every form (folded): a window of a key has each of its
+ * pairs here. Pairs of ASCII characters in a table, others in a set. Most text, even text made
+ * only of key characters (a long key holds most letters), has a pair no key holds every few
+ * characters, so it can be passed on without looking for windows at all (see `mayHoldKey`).
+ */
+const asciiPairs = new Uint8Array(128 * 128);
+const otherPairs = new Set<number>();
+const asciiKeyChars = new Uint8Array(128);
+/** The smallest window of any form (a key shorter than RUN_LENGTH is one window). */
+let minWindow = RUN_LENGTH;
 
 /** `sk-…a1b2`: a prefix such as `sk-` and the last four characters, never a run of the key. */
 export function maskKey(secret: string): string {
@@ -53,7 +66,17 @@ export function registerSecret(secret: string | undefined): void {
     const size = Math.min(RUN_LENGTH, text.length);
     const windows = new Set<string>();
     for (let i = 0; i + size <= text.length; i++) windows.add(text.slice(i, i + size));
-    for (let i = 0; i < text.length; i++) keyChars.add(text.charCodeAt(i));
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      keyChars.add(c);
+      if (c < 128) asciiKeyChars[c] = 1;
+      if (i > 0) {
+        const p = text.charCodeAt(i - 1);
+        if (p < 128 && c < 128) asciiPairs[(p << 7) | c] = 1;
+        else otherPairs.add(p * 0x10000 + c);
+      }
+    }
+    minWindow = Math.min(minWindow, size);
     forms.push({ text, size, windows, mask });
   }
 }
@@ -63,6 +86,35 @@ export function clearSecrets(): void {
   forms.length = 0;
   known.clear();
   keyChars.clear();
+  asciiPairs.fill(0);
+  otherPairs.clear();
+  asciiKeyChars.fill(0);
+  minWindow = RUN_LENGTH;
+}
+
+/** How many characters at the end of the text `mayHoldKey` last looked at could be part of one stretch of a key. */
+let stretchAtEnd = 0;
+
+/**
+ * One pass over `text` (no allocation): false when no window of any key can be in it, because no
+ * stretch of `minWindow` characters has every character and every adjacent pair in some key form
+ * (compared folded). Also sets `stretchAtEnd`: the length of such a stretch that ends the text (0
+ * when the last character is in no key): only an end that long could start a key.
+ */
+function mayHoldKey(text: string): boolean {
+  let run = 0;
+  let prev = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32; // as `fold`
+    if (c < 128 ? asciiKeyChars[c] === 0 : !keyChars.has(c)) run = 0;
+    else if (run > 0 && (prev < 128 && c < 128 ? asciiPairs[(prev << 7) | c] === 1 : otherPairs.has(prev * 0x10000 + c))) {
+      if (++run >= minWindow) return true;
+    } else run = 1;
+    prev = c;
+  }
+  stretchAtEnd = run;
+  return false;
 }
 
 interface Run {
@@ -73,7 +125,7 @@ interface Run {
 
 /** The runs to mask in `text` (sorted, merged when they overlap or touch). */
 function findRuns(text: string): Run[] {
-  if (forms.length === 0) return [];
+  if (forms.length === 0 || !mayHoldKey(text)) return [];
   const folded = fold(text);
   const n = folded.length;
   // stretchEnd[i]: where the stretch of key characters holding position i ends (i itself when it is not one).
@@ -92,15 +144,56 @@ function findRuns(text: string): Run[] {
   return runs;
 }
 
-function applyRuns(text: string, runs: readonly Run[], upTo = text.length): string {
+/** `text` up to `upTo` with `runs` masked; `shown` is what was shown just before `text` (a stream's earlier pieces). */
+function applyRuns(text: string, runs: readonly Run[], upTo = text.length, shown = ''): string {
   let out = '';
   let at = 0;
   for (const r of runs) {
     if (r.start >= upTo) break;
-    out += text.slice(at, r.start) + r.mask;
+    out += text.slice(at, r.start);
+    out += placedMask(r.mask, shown + out, text.slice(r.end, r.end + RUN_LENGTH - 1));
     at = r.end;
   }
   return out + text.slice(at, upTo);
+}
+
+/**
+ * The mask as shown in its place. A mask shows a few characters of its key (`sk-` before the `…`,
+ * the last four after it): next to a piece of a key too short to be a run on its own, they could
+ * make a run once shown (`sk-…30kQ` then `uyD30kQ` shows `QuyD30kQ`). Then that side of the mask
+ * is left out (`sk-…`, `…30kQ`, or `…`). `before` is what is shown just before the run, `after`
+ * the text just after it.
+ */
+function placedMask(mask: string, before: string, after: string): string {
+  const dots = mask.indexOf('…');
+  const head = mask.slice(0, dots);
+  const tail = mask.slice(dots + 1);
+  if (!joinsWindow(before, head) && !joinsWindow(tail, after)) return mask;
+  return (joinsWindow(before, head) ? '' : head) + '…' + (joinsWindow(tail, after) ? '' : tail);
+}
+
+/** Is there a window of a key in `left + right` that takes characters of both? */
+function joinsWindow(left: string, right: string): boolean {
+  if (!left || !right) return false;
+  const l = fold(left.slice(-(RUN_LENGTH - 1)));
+  const s = l + fold(right.slice(0, RUN_LENGTH - 1));
+  for (const f of forms) {
+    for (let i = Math.max(0, l.length - f.size + 1); i < l.length && i + f.size <= s.length; i++) {
+      if (f.windows.has(s.slice(i, i + f.size))) return true;
+    }
+  }
+  return false;
+}
+
+/** Could more text after `after` still make a window with the end of `mask` (so the mask's shape is not known yet)? */
+function mayJoinLater(mask: string, after: string): boolean {
+  if (after.length >= RUN_LENGTH - 1) return false; // all that could join it is there
+  const tail = fold(mask.slice(mask.indexOf('…') + 1));
+  const s = tail + fold(after);
+  return forms.some((f) => {
+    for (let i = Math.max(0, tail.length - f.size + 1); i < tail.length; i++) if (s.length - i < f.size && f.text.includes(s.slice(i))) return true;
+    return false;
+  });
 }
 
 /** `text` with every run of a registered key masked. */
@@ -130,7 +223,7 @@ export function redactedJson(value: unknown): string {
 
 /** Could `tail` (shorter than a window) still grow into a window of some key? */
 function couldStartRun(tail: string): boolean {
-  const t = fold(tail);
+  const t = /[A-Z]/.test(tail) ? fold(tail) : tail;
   return forms.some((f) => t.length < f.size && f.text.includes(t));
 }
 
@@ -142,6 +235,8 @@ function couldStartRun(tail: string): boolean {
  */
 export class StreamRedactor {
   private pending = '';
+  /** What was given out last (at least its last RUN_LENGTH - 1 characters). */
+  private shown = '';
   /** Held text beyond this many characters is given out even if a run might go on (bounds memory). */
   static readonly MAX_HELD = 64 * 1024;
 
@@ -152,23 +247,44 @@ export class StreamRedactor {
       return out;
     }
     const text = this.pending + chunk;
+    if (!mayHoldKey(text)) {
+      // No window of a key anywhere (the usual case): nothing to mask. Hold back only an end that
+      // could start one, the longest such (if an end can, so can every shorter end of it).
+      let keep = 0;
+      while (keep < stretchAtEnd && keep < RUN_LENGTH - 1 && couldStartRun(text.slice(text.length - keep - 1))) keep++;
+      this.pending = keep === 0 ? '' : text.slice(text.length - keep);
+      const out = keep === 0 ? text : text.slice(0, text.length - keep);
+      this.saw(out);
+      return out;
+    }
     const runs = findRuns(text);
     let cut = text.length;
     for (let k = 1; k < RUN_LENGTH && k <= text.length; k++) {
       if (couldStartRun(text.slice(text.length - k))) cut = text.length - k;
     }
+    // A run that reaches what is held may go on, and one whose mask's shape depends on what comes next (see
+    // placedMask) is not decided yet: either is held whole.
     const last = runs.at(-1);
-    if (last && last.end >= cut) cut = last.start;
+    if (last && (last.end >= cut || mayJoinLater(last.mask, text.slice(last.end)))) cut = last.start;
     if (text.length - cut > StreamRedactor.MAX_HELD) cut = text.length;
     const done = runs.filter((r) => r.start < cut);
-    const out = applyRuns(text, done, cut);
+    const out = applyRuns(text, done, cut, this.shown);
     this.pending = text.slice(cut);
+    this.saw(out);
     return out;
   }
 
   end(): string {
-    const out = redact(this.pending);
+    if (!this.pending) return '';
+    const out = forms.length === 0 ? this.pending : applyRuns(this.pending, findRuns(this.pending), this.pending.length, this.shown);
     this.pending = '';
+    this.saw(out);
     return out;
+  }
+
+  /** Keep the last few characters given out: a mask placed next to them is shaped by them (see placedMask). */
+  private saw(out: string): void {
+    if (out.length >= RUN_LENGTH - 1) this.shown = out;
+    else if (out) this.shown = (this.shown + out).slice(-(RUN_LENGTH - 1));
   }
 }

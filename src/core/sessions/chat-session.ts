@@ -10,7 +10,7 @@ import type { WireMessage } from '../chat-request.js';
 import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
 import { Conversation, endedStatus, type Turn } from '../conversation.js';
 import { MedchatError, toMedchatError, usageError } from '../errors.js';
-import { redactEvents } from '../redact-events.js';
+import { EventRedactor } from '../redact-events.js';
 import type { Settings } from '../settings.js';
 import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
@@ -199,10 +199,26 @@ export class ChatSession {
           this.saveNow();
           yield { type: 'compacted', compaction: prepared.compaction, text: describeCompaction(prepared.compaction) };
         }
+        // Keys echoed in the answer are masked here, once: what is shown is what is saved.
+        const redactor = new EventRedactor();
         try {
-          // Keys echoed in the answer are masked here, once: what is shown is what is saved.
-          const events = redactEvents(stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, { ...opts.call, signal: opts.signal }));
-          for await (const e of events) {
+          const events = stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, { ...opts.call, signal: opts.signal });
+          try {
+            for await (const received of events) {
+              for (const e of redactor.take(received)) {
+                this.apply(turn, e, prepared.messages);
+                yield e;
+              }
+            }
+          } catch (err) {
+            // What was held back (it might have begun a key) still arrived: given out, masked, before the error.
+            for (const e of redactor.flush()) {
+              this.apply(turn, e, prepared.messages);
+              yield e;
+            }
+            throw err;
+          }
+          for (const e of redactor.flush()) {
             this.apply(turn, e, prepared.messages);
             yield e;
           }
