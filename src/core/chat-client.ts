@@ -1,10 +1,10 @@
 import OpenAI, { APIError } from 'openai';
-import { Stream } from 'openai/core/streaming';
 import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
 import { partialAnswer, readBodyText, resultFromChunks } from './whole-answer.js';
 import { buildChatBody, type WireMessage } from './chat-request.js';
 import type { ChatEvent, ChatResult } from './chat-events.js';
 import { MedchatError } from './errors.js';
+import { EventStreamReader } from './event-stream.js';
 import { ExitCode } from './exit-codes.js';
 import { httpFetch } from './http-transport.js';
 import { describeServiceError } from './service-errors.js';
@@ -112,15 +112,8 @@ function monitorVerdict(ex: Exchange | undefined, settings: ClientSettings, midA
   return undefined;
 }
 
-/** The chunks of a response, whichever shape the service chose (events, or one JSON completion). */
-async function* chunksOf(response: Response, ex: Exchange): AsyncGenerator<RawChunk> {
-  const type = response.headers.get('content-type') ?? '';
-  if (/json/i.test(type) && !/event-stream/i.test(type)) {
-    yield* chunksFromBody(await response.text(), type);
-    return;
-  }
-  yield* Stream.fromSSEResponse<RawChunk>(response, ex.controller, ex.client);
-}
+/** A response that is one JSON completion, not events (some services answer a stream request so). */
+const isWholeJson = (type: string) => /json/i.test(type) && !/event-stream/i.test(type);
 
 /**
  * Stream one answer as typed events. Ends with an `end` event when the answer is complete;
@@ -150,52 +143,68 @@ export async function* streamChat(
     let id: string | undefined;
     let model: string | undefined;
     let chunks = 0;
-    let content = '';
-    let reasoningText = '';
-    for await (const raw of chunksOf(response, exchange)) {
-      chunks++;
-      if (!raw || typeof raw !== 'object' || !Array.isArray(raw.choices)) {
-        if (raw && typeof raw === 'object' && (raw.error !== undefined || raw.message !== undefined)) {
-          throw new APIError(undefined, raw.error ?? raw, undefined, undefined);
-        }
-        if (raw?.usage) yield { type: 'usage', usage: raw.usage };
-        if (raw?.usage && finishReason) break; // the answer is over, whether or not [DONE] follows
-        continue;
-      }
-      id ??= raw.id;
-      model ??= raw.model;
-      const choice = firstChoice(raw);
-      if (choice) {
-        const delta = choice.delta ?? choice.message ?? {}; // a whole completion sent as one event
-        const reasoning = textOf(delta.reasoning_content ?? delta.reasoning);
-        if (reasoning) {
-          sawReasoningField = true;
-          midAnswer = true;
-          reasoningText += reasoning;
-          yield { type: 'reasoning', text: reasoning };
-        }
-        const text = textOf(delta.content);
-        if (text) {
-          midAnswer = true;
-          if (sawReasoningField) {
-            content += text;
-            yield { type: 'content', text };
-          } else {
-            for (const piece of splitter.push(text)) {
-              if (piece.kind === 'content') content += piece.text;
-              else reasoningText += piece.text;
-              yield { type: piece.kind, text: piece.text };
+    // All `endedEarly` asks of the answer and the reasoning is whether they are blank: the first piece of each that
+    // is not blank is kept (trimmed), not the whole text.
+    let someContent = '';
+    let someReasoning = '';
+    const keep = (piece: { kind: 'content' | 'reasoning'; text: string }) => {
+      if (piece.kind === 'content') someContent ||= piece.text.trim();
+      else someReasoning ||= piece.text.trim();
+    };
+    // Whichever shape the service chose: events, or one JSON completion.
+    const type = response.headers.get('content-type') ?? '';
+    const wholeCompletion = isWholeJson(type);
+    // Events are read in the loop itself, every chunk a piece of the body completes at once (no generator between).
+    const events = wholeCompletion ? undefined : new EventStreamReader(response, exchange.controller);
+    try {
+      let batch = events ? await events.next() : chunksFromBody(await response.text(), type);
+      read: for (; batch; batch = await events?.next()) {
+        for (const raw of batch) {
+          chunks++;
+          if (!raw || typeof raw !== 'object' || !Array.isArray(raw.choices)) {
+            if (raw && typeof raw === 'object' && (raw.error !== undefined || raw.message !== undefined)) {
+              throw new APIError(undefined, raw.error ?? raw, undefined, undefined);
             }
+            if (raw?.usage) yield { type: 'usage', usage: raw.usage };
+            if (raw?.usage && finishReason) break read; // the answer is over, whether or not [DONE] follows
+            continue;
           }
+          id ??= raw.id;
+          model ??= raw.model;
+          const choice = firstChoice(raw);
+          if (choice) {
+            const delta = choice.delta ?? choice.message ?? {}; // a whole completion sent as one event
+            const reasoning = textOf(delta.reasoning_content ?? delta.reasoning);
+            if (reasoning) {
+              sawReasoningField = true;
+              midAnswer = true;
+              someReasoning ||= reasoning.trim();
+              yield { type: 'reasoning', text: reasoning };
+            }
+            const text = textOf(delta.content);
+            if (text) {
+              midAnswer = true;
+              if (sawReasoningField) {
+                someContent ||= text.trim();
+                yield { type: 'content', text };
+              } else {
+                for (const piece of splitter.push(text)) {
+                  keep(piece);
+                  yield { type: piece.kind, text: piece.text };
+                }
+              }
+            }
+            if (choice.finish_reason) finishReason = choice.finish_reason;
+          }
+          if (raw.usage) yield { type: 'usage', usage: raw.usage };
+          if (raw.usage && finishReason) break read; // the answer is over, whether or not [DONE] follows
         }
-        if (choice.finish_reason) finishReason = choice.finish_reason;
       }
-      if (raw.usage) yield { type: 'usage', usage: raw.usage };
-      if (raw.usage && finishReason) break; // the answer is over, whether or not [DONE] follows
+    } finally {
+      events?.cancel(); // a body not read to its end (the answer was over, or failed) is closed
     }
     for (const piece of splitter.end()) {
-      if (piece.kind === 'content') content += piece.text;
-      else reasoningText += piece.text;
+      keep(piece);
       yield { type: piece.kind, text: piece.text };
     }
     if (finishReason) yield { type: 'finish', reason: finishReason };
@@ -203,9 +212,7 @@ export async function* streamChat(
     const verdict = finishReason && exchange.monitor.idleExpired ? undefined : monitorVerdict(exchange, settings, midAnswer);
     if (verdict) throw verdict;
     // A whole JSON completion (sent to a stream request) that parsed is complete, finish_reason or not.
-    const type = response.headers.get('content-type') ?? '';
-    const wholeCompletion = chunks > 0 && /json/i.test(type) && !/event-stream/i.test(type);
-    if (!exchange.monitor.sawDone && !finishReason && !wholeCompletion) {
+    if (!exchange.monitor.sawDone && !finishReason && !(wholeCompletion && chunks > 0)) {
       // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
       if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
         throw new MedchatError('the service replied with something that is not an answer stream', ExitCode.failure, 'malformed');
@@ -213,7 +220,7 @@ export async function* streamChat(
       if (chunks === 0) throw new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network');
       throw new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete');
     }
-    const early = endedEarly(settings, { finishReason, content, reasoning: reasoningText });
+    const early = endedEarly(settings, { finishReason, content: someContent, reasoning: someReasoning });
     if (early) throw early;
     yield { type: 'end', id, model, finishReason };
   } catch (err) {
@@ -306,20 +313,25 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
     if (partial && (partial.content || partial.reasoning) && err && typeof err === 'object') Object.assign(err, { partialResult: partial });
     return err;
   };
+  const events = new EventStreamReader(response, ex.controller);
   try {
-    for await (const raw of chunksOf(response, ex)) {
-      if (raw && typeof raw === 'object' && !Array.isArray(raw.choices) && (raw.error !== undefined || raw.message !== undefined)) {
-        throw new APIError(undefined, (raw.error ?? raw) as object, undefined, undefined);
-      }
-      chunks.push(raw);
-      if (raw && typeof raw === 'object' && firstChoice(raw)?.finish_reason) finished = true;
-      if (raw?.usage && finished) {
-        ended = true;
-        break;
+    read: for (let batch = await events.next(); batch; batch = await events.next()) {
+      for (const raw of batch) {
+        if (raw && typeof raw === 'object' && !Array.isArray(raw.choices) && (raw.error !== undefined || raw.message !== undefined)) {
+          throw new APIError(undefined, (raw.error ?? raw) as object, undefined, undefined);
+        }
+        chunks.push(raw);
+        if (raw && typeof raw === 'object' && firstChoice(raw)?.finish_reason) finished = true;
+        if (raw?.usage && finished) {
+          ended = true;
+          break read;
+        }
       }
     }
   } catch (err) {
     throw keepPartial(err);
+  } finally {
+    events.cancel();
   }
   const result = resultFromChunks(chunks, settings.thinking);
   if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');

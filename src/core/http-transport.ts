@@ -261,26 +261,32 @@ function sendOn(
       if (decoder) decoder.on('error', (err) => fail(new TypeError('terminated', { cause: err })));
 
       let paused = false;
-      // An event stream's line is handed on when it ends: the SDK's line decoder joins its buffer
-      // with each chunk, so a line arriving in many chunks (a 16 MB event, cut off by the wire
-      // monitor's cap) costs it time in the square of their number. Until a chunk brings a line
-      // break the chunks wait here (no line can be read before it anyway), and go on as one.
+      // What arrived waits here until it can be handed on, then goes on as one piece:
+      // - an event stream's line goes on when it ends: a line decoder joins its buffer with each chunk, so a line
+      //   arriving in many chunks (a 16 MB event, cut off by the wire monitor's cap) cost time in the square of their
+      //   number; until a chunk brings a line break the chunks wait (no line can be read before it anyway);
+      // - while the reader has not taken the last piece, what arrives meanwhile waits for its next read: a reader
+      //   behind the socket makes one read for many chunks, not one each (a read costs more than a small chunk).
+      // The socket is paused while 64 kB that could be read wait for a reader that does not read.
       const holdLines = /^text\/event-stream\b/i.test(String(incoming.headers['content-type'] ?? ''));
-      let held: Buffer[] = [];
-      const handOn = (chunk: Buffer | undefined) => {
-        if (chunk && holdLines && chunk.indexOf(0x0a) < 0 && chunk.indexOf(0x0d) < 0) {
-          held.push(chunk);
-          return;
-        }
-        const out = held.length ? Buffer.concat(chunk ? [...held, chunk] : held) : chunk;
-        held = [];
-        if (out?.length) controller!.enqueue(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+      let waiting: Buffer[] = [];
+      let waitingBytes = 0;
+      let endsLine = !holdLines; // what waits holds a line break (always, when lines are not held)
+      /** Hand on what waits: when the reader has room for it, or (`all`) at the end of the body whatever it is. */
+      const handOn = (all: boolean) => {
+        if (!waiting.length || !(all || (endsLine && controller!.desiredSize! > 0))) return;
+        const out = waiting.length === 1 ? waiting[0]! : Buffer.concat(waiting);
+        waiting = [];
+        waitingBytes = 0;
+        endsLine = !holdLines;
+        controller!.enqueue(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
       };
       const stream = new ReadableStream<Uint8Array>({
         start(c) {
           controller = c;
         },
         pull() {
+          handOn(false);
           if (paused) {
             paused = false;
             source.resume();
@@ -296,24 +302,30 @@ function sendOn(
         if (over) return;
         const complete = watch?.data(chunk);
         if (over) return; // the watch gave up on this body (too much, say): it aborted the request
-        handOn(chunk);
+        if (chunk.length) {
+          waiting.push(chunk);
+          waitingBytes += chunk.length;
+          // (A chunk that ends a line, the usual one, is not searched.)
+          endsLine ||= chunk[chunk.length - 1] === 0x0a || chunk.indexOf(0x0a) >= 0 || chunk.indexOf(0x0d) >= 0;
+        }
         if (complete) {
           // The answer is over (`[DONE]`) though the service keeps the response open: end here.
-          handOn(undefined);
+          handOn(true);
           finish();
           controller!.close();
           incoming.destroy();
           decoder?.destroy();
           return;
         }
-        if (controller!.desiredSize! <= 0) {
+        handOn(false);
+        if (endsLine && waitingBytes >= 64 * 1024) {
           paused = true;
           source.pause();
         }
       });
       source.on('end', () => {
         if (over) return;
-        handOn(undefined);
+        handOn(true);
         finish();
         controller!.close();
       });

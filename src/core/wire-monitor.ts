@@ -98,9 +98,14 @@ export class WireMonitor implements BodyWatch {
   /** Counts the bytes since the last blank line (`\n\n` or `\n\r\n`, maybe split across chunks). */
   private eventTooLong(chunk: Buffer): boolean {
     const len = chunk.length;
-    const lf = chunk.lastIndexOf(BLANK_LF);
-    const crlf = chunk.lastIndexOf(BLANK_CRLF);
-    let end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3);
+    // The usual chunk ends with an event's blank line: then that is the last one, and nothing is searched.
+    const endsBlank = len >= 2 && chunk[len - 1] === NEWLINE && (chunk[len - 2] === NEWLINE || (len >= 3 && chunk[len - 2] === CR && chunk[len - 3] === NEWLINE));
+    let end = len;
+    if (!endsBlank) {
+      const lf = chunk.lastIndexOf(BLANK_LF);
+      const crlf = chunk.lastIndexOf(BLANK_CRLF);
+      end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3);
+    }
     if (end < 0) {
       if (this.endsLf && chunk[0] === NEWLINE) end = 1;
       else if (this.endsLf && chunk[0] === CR && chunk[1] === NEWLINE) end = 2;

@@ -190,6 +190,33 @@ describe('httpFetch', () => {
     assert.equal(received + carry.length, total);
   });
 
+  test('a reader behind the socket gets what arrived meanwhile in one piece, every byte in order', async () => {
+    const events = Array.from({ length: 200 }, (_, i) => `data: {"n":${i}}\n\n`);
+    let allWritten: () => void;
+    const written = new Promise<void>((r) => (allWritten = r));
+    const url = serve(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of events) {
+        res.write(e);
+        await sleep(0); // each its own write (and, mostly, its own chunk on the socket)
+      }
+      res.end();
+      allWritten();
+    });
+    const response = await httpFetch(url);
+    const reader = response.body!.getReader();
+    await written; // the reader is busy: everything arrives meanwhile
+    await sleep(100);
+    const pieces: string[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pieces.push(Buffer.from(value).toString());
+    }
+    assert.equal(pieces.join(''), events.join(''));
+    assert.ok(pieces.length <= 3, `${pieces.length} reads for ${events.length} events written one by one`);
+  });
+
   test('abort mid-body: the read rejects with an AbortError and the connection is closed', async () => {
     const url = serve((_req, res) => {
       res.writeHead(200);
