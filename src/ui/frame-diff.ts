@@ -143,7 +143,7 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
     }
     written = i;
     m.toRow(i);
-    let cut: SameStart | undefined;
+    let cut: ChangedSpan | undefined;
     const w = was ? textWidth(was) : 0;
     const nw = textWidth(line);
     if (was !== undefined && was !== '' && w < columns && line.startsWith(was) && endsCluster(line, was.length)) {
@@ -152,12 +152,20 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
       // would draw the second part as a glyph of its own).
       m.toCol(w);
       m.out.push(line.slice(was.length));
-    } else if (was !== undefined && was !== '' && nw >= w && (cut = sameStart(was, line)) !== undefined && cut.col < columns) {
-      // The same start, then something else (a clock's seconds, a count): only the rest from the
-      // first glyph that differs, with the styles in effect there. It is at least as wide as what
-      // it replaces, so nothing needs erasing (and nothing is erased after a full row).
+    } else if (was !== undefined && was !== '' && nw >= w && (cut = changedSpan(was, line, nw === w)) !== undefined && cut.col < columns) {
+      // The same start (and, as wide as before, the same end), something else between (a clock's
+      // seconds, a count): only what differs, from its first glyph, with the styles in effect
+      // there. It is at least as wide as what it replaces, so nothing needs erasing (and nothing
+      // is erased after a full row).
       m.toCol(cut.col);
-      m.out.push(cut.styles + line.slice(cut.at));
+      const span = cut.styles + line.slice(cut.at, cut.end);
+      m.out.push(span);
+      if (cut.end < line.length) {
+        // Left in the middle of the row: styles opened there are closed (the next write starts plain).
+        if (span.includes('\x1b[')) m.out.push(RESET);
+        m.col = cut.endCol < columns ? cut.endCol : undefined;
+        continue;
+      }
     } else {
       m.toCol(0);
       if (line.startsWith(SOFT_WRAPPED)) line = line.slice(SOFT_WRAPPED.length);
@@ -181,43 +189,76 @@ export function diffFrames(prev: readonly string[], next: readonly string[], col
   return { bytes: m.out.join(''), cursor: { row: m.row, col: m.col }, smallOnly: touched <= 1 && !m.moved, touched };
 }
 
-interface SameStart {
-  /** Where in the new line to write from. */
+interface ChangedSpan {
+  /** Where in the new line to write from, and to (the line's length: to its end). */
   at: number;
-  /** Its column. */
+  end: number;
+  /** Their columns. */
   col: number;
+  endCol: number;
   /** The colour codes before it, to write first: the text from there on looks as it should. */
   styles: string;
 }
 
 const SGR = /\x1b\[[0-9;]*m/g;
+const RESET = '\x1b[0m';
 const ESCAPE_AT = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))/y;
-/** A rewrite from the first difference saves at least this many cells, or the row is written whole. */
+/** A rewrite of only what differs saves at least this many cells, or the row is written whole. */
 const WORTH_CELLS = 8;
 
+/** `at` moved back to the start of the escape sequence it is inside, if any. */
+function outOfEscape(line: string, at: number): number {
+  const esc = line.lastIndexOf('\x1b', at - 1);
+  if (esc < 0) return at;
+  ESCAPE_AT.lastIndex = esc;
+  const m = ESCAPE_AT.exec(line);
+  return !m || esc + m[0].length > at ? esc : at;
+}
+
 /**
- * Where `line` stops being `was`, moved back to the start of a glyph in both (a mark or a joiner
- * that differs changes the glyph before it) and out of any escape sequence; undefined when that
- * saves too little, or a link is open there (its colours are replayed, a link would not be).
+ * What of `line` differs from `was`: from where they stop being the same, moved back to the start
+ * of a glyph in both (a mark or a joiner that differs changes the glyph before it) and out of any
+ * escape sequence; with `sameWidth`, up to where their ends start being the same again, when what
+ * lies between takes as many cells in both. Undefined when that saves too little, or a link is open
+ * at the start (colours are replayed, a link would not be).
  */
-function sameStart(was: string, line: string): SameStart | undefined {
+function changedSpan(was: string, line: string, sameWidth: boolean): ChangedSpan | undefined {
   let at = 0;
-  const end = Math.min(was.length, line.length);
-  while (at < end && was.charCodeAt(at) === line.charCodeAt(at)) at++;
-  if (at === 0) return undefined;
+  const shorter = Math.min(was.length, line.length);
+  while (at < shorter && was.charCodeAt(at) === line.charCodeAt(at)) at++;
   if (at < line.length) at = clusterStart(line, clusterEnd(line, at));
   if (at < was.length) at = Math.min(at, clusterStart(was, clusterEnd(was, at)));
-  const esc = line.lastIndexOf('\x1b', at - 1);
-  if (esc >= 0) {
-    ESCAPE_AT.lastIndex = esc;
-    const m = ESCAPE_AT.exec(line);
-    if (!m || esc + m[0].length > at) at = esc;
-  }
+  at = outOfEscape(line, at);
   const prefix = line.slice(0, at);
   if (prefix.includes('\x1b]')) return undefined;
   const col = textWidth(prefix);
-  if (col < WORTH_CELLS) return undefined;
-  return { at, col, styles: prefix.match(SGR)?.join('') ?? '' };
+  let end = line.length;
+  let endCol = textWidth(line);
+  if (sameWidth) {
+    let tail = 0;
+    while (tail < shorter - at && was.charCodeAt(was.length - 1 - tail) === line.charCodeAt(line.length - 1 - tail)) tail++;
+    // The end moved forward to the end of a glyph in both, and past any escape sequence it cuts.
+    let e = line.length - tail;
+    let we = was.length - tail;
+    const grow = Math.max(clusterEnd(line, Math.max(at, e - 1)) - e, clusterEnd(was, Math.max(at, we - 1)) - we, 0);
+    e += grow;
+    we += grow;
+    const esc = outOfEscape(line, e);
+    if (esc < e) {
+      ESCAPE_AT.lastIndex = esc;
+      const n = ESCAPE_AT.exec(line)![0].length;
+      we += esc + n - e;
+      e = esc + n;
+    }
+    // The end kept only where it looks the same in both: as wide between, and under the same styles.
+    const sameStyles = () => (line.slice(0, e).match(SGR)?.join('') ?? '') === (was.slice(0, we).match(SGR)?.join('') ?? '');
+    if (e <= line.length && we <= was.length && e >= at && textWidth(line.slice(at, e)) === textWidth(was.slice(at, we)) && !line.slice(at, e).includes('\x1b]') && sameStyles()) {
+      end = e;
+      endCol = col + textWidth(line.slice(at, e));
+    }
+  }
+  if (col + (textWidth(line) - endCol) < WORTH_CELLS) return undefined;
+  return { at, end, col, endCol, styles: prefix.match(SGR)?.join('') ?? '' };
 }
 
 /** `diffFrames` from Ink's cursor position, back there at the end (bytes only). */

@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import { diffFrames, diffLines, parseFrame } from '../../src/ui/frame-diff.js';
 import { FrameWriter } from '../../src/ui/frame-writer.js';
 import { inkErase } from '../support/ink-frames.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
+import { XtermScreen } from '../support/xterm.js';
+import { pinClusters, textWidth } from '../../src/ui/text/width.js';
 
 const erase = inkErase;
 
@@ -98,8 +101,47 @@ test('a row that changes in the middle (a clock ticking) is rewritten from the f
   // Too little in common at the start ("9s" vs "10s"): the whole row, erased first.
   assert.equal(d.bytes, `\x1b[A\x1b[2K${dim('10s · 320 tokens │ Esc stop')}`);
   const e = diffFrames(['answer', dim('thinking on · 12s · 300 tokens │ Esc stop'), ''], ['answer', dim('thinking on · 13s · 320 tokens │ Esc stop'), ''], 80);
-  assert.equal(e.bytes, `\x1b[A\x1b[16G\x1b[2m3s · 320 tokens │ Esc stop\x1b[22m`);
+  // The same start and the same end: only the middle, its styles closed after it.
+  assert.equal(e.bytes, `\x1b[A\x1b[16G\x1b[2m3s · 32\x1b[0m`);
+  const g = diffFrames(['answer', dim('12s · 320 tokens │ Esc stop'), ''], ['answer', dim('13s · 340 tokens │ Esc stop'), ''], 80);
+  assert.equal(g.bytes, `\x1b[A\x1b[2G\x1b[2m3s · 34\x1b[0m`);
   // A glyph that changes by a mark is rewritten whole (é after e), never half.
   const f = diffFrames(['paracetamol dose e', ''], ['paracetamol dose e\u0301t', ''], 80);
   assert.ok(f.bytes.endsWith('e\u0301t'), JSON.stringify(f.bytes));
+});
+
+test('any row changed into any other through the diff looks exactly like the new row drawn afresh: glyphs, columns and styles (seeded)', async () => {
+  const seed = seedFromEnv();
+  console.log(`frame-writer: MEDCHAT_SEED=${seed}`);
+  const rnd = new Prng(seed);
+  const pieces = ['12s', '13s', ' · ', '320 tokens', '340 tokens', ' │ Esc stop', 'é', 'e\u0301', '中文', '⚠️', '👍🏽', 'ab', 'x', '  '];
+  const styles = [(t: string) => t, (t: string) => `\x1b[2m${t}\x1b[22m`, (t: string) => `\x1b[1m${t}\x1b[22m`, (t: string) => `\x1b[36m${t}\x1b[39m`];
+  const line = () => Array.from({ length: rnd.int(1, 8) }, () => rnd.pick(styles)(rnd.pick(pieces))).join('');
+  const mutate = (l: string) => (rnd.chance(0.5) ? l.replace(/\d/, String(rnd.int(0, 9))) : rnd.chance(0.5) ? l + rnd.pick(pieces) : line());
+  const cells = (t: XtermScreen, y: number) => {
+    const row = t.term.buffer.active.getLine(y)!;
+    const out: string[] = [];
+    for (let x = 0; x < t.cols; x++) {
+      const c = row.getCell(x)!;
+      out.push(`${c.getChars() || ' '}/${c.getWidth()}/${c.isDim()}/${c.isBold()}/${c.getFgColor()}`);
+    }
+    return out.join(' ');
+  };
+  for (let i = 0; i < 200; i++) {
+    const cols = rnd.int(20, 60);
+    const was = line();
+    const next = mutate(was);
+    if (textWidth(was) > cols || textWidth(next) > cols) continue;
+    const diffed = new XtermScreen(cols, 5);
+    // (written as the frame writer writes everything: disputed glyphs pinned)
+    diffed.write(pinClusters(`x\n${was}\nfooter\n`));
+    diffed.write(pinClusters(diffFrames(['x', was, 'footer', ''], ['x', next, 'footer', ''], cols).bytes));
+    const fresh = new XtermScreen(cols, 5);
+    fresh.write(pinClusters(`x\n${next}\nfooter\n`));
+    await diffed.settled();
+    await fresh.settled();
+    assert.equal(cells(diffed, 1), cells(fresh, 1), `MEDCHAT_SEED=${seed} case ${i}: ${JSON.stringify(was)} → ${JSON.stringify(next)} at ${cols}`);
+    diffed.dispose();
+    fresh.dispose();
+  }
 });
