@@ -203,7 +203,7 @@ const cases: Case[] = [
       script: [{ status: s.status, body: s.body, headers: s.headers }, { status: s.status, body: s.body, headers: s.headers }],
       code: 1,
       message: s.message,
-      allow: /^medchat: HTTP \d{3}, retrying in \d+(?:\.\d)?s…$/,
+      allow: /^medchat: HTTP \d{3}, retrying in \d+(?:\.\d\d?)?s…$/,
       requests: 2,
       session: 'failed',
     }),
