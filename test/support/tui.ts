@@ -26,6 +26,21 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
     write: (d) => writes.push(d),
     ...opts,
   });
+  // What the box holds, as the screen last told the controller, and how many lines were submitted:
+  // `send` waits on these instead of on the clock, so a busy machine cannot make it press Enter
+  // before the typed text is in the box, or look for the answer before the line was taken.
+  let draft = '';
+  let submitted = 0;
+  const setDraft = controller.setDraft.bind(controller);
+  controller.setDraft = (text: string) => {
+    draft = text;
+    setDraft(text);
+  };
+  const submit = controller.submit.bind(controller);
+  controller.submit = (text: string) => {
+    submitted++;
+    return submit(text);
+  };
   const ui = render(createElement(App, { controller, overlay: opts.overlay }));
   const screen = () => stripAnsi(ui.lastFrame() ?? '');
   // Keys typed before the screen listens would be lost: wait until Ink reads stdin.
@@ -42,9 +57,11 @@ export async function renderChat(baseUrl: string, opts: Partial<ControllerOption
       waitFor(() => (typeof text === 'string' ? screen().includes(text) : text.test(screen())), ms, () => `screen to show ${text}\n--- screen ---\n${screen()}`),
     /** Send a line as the user would: type it, then Enter. */
     async send(line: string) {
+      const before = submitted;
       ui.stdin.write(line);
-      await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => draft.endsWith(line), WAIT_MS, () => `the box to hold ${JSON.stringify(line)} (it holds ${JSON.stringify(draft)})`);
       ui.stdin.write('\r');
+      await waitFor(() => submitted > before, WAIT_MS, () => `Enter to submit ${JSON.stringify(line)}`);
     },
     async idle() {
       await waitFor(() => !controller.busy, WAIT_MS, 'the answer to finish');

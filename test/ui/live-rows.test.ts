@@ -14,12 +14,15 @@ function sampleText(seed: number): string {
   const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const words = ['dose', 'paracetamol', 'every', 'four', 'hours', 'x'.repeat(70), '\t', '退烧药', '', '\n', '\n\n', ' '];
   let s = '';
-  while (s.length < 3000) s += words[Math.floor(rnd() * words.length)] + (rnd() < 0.8 ? ' ' : '');
+  // 1,500 characters: some 40 rows at 50 columns, more than the 12 shown, with every kind of break.
+  while (s.length < 1500) s += words[Math.floor(rnd() * words.length)] + (rnd() < 0.8 ? ' ' : '');
   return s;
 }
 
 test('the streaming rows, updated chunk by chunk, are exactly the rows of the whole text wrapped afresh', () => {
-  for (const seed of [1, 2, 3]) {
+  // Checked against the rows made afresh at every step: the check costs the square of the length,
+  // so several shorter texts (more variety for the time) rather than one long one.
+  for (const seed of [1, 2, 3, 4]) {
     const text = sampleText(seed);
     const answer = new WrappedText(false);
     const thinking = new WrappedText(true);
