@@ -247,23 +247,27 @@ test('a second batch on the same -o while the first runs is refused (exit 2) and
 
 test('Ctrl+C: the answers in flight are finished and written, nothing new is sent, exit 130; a second Ctrl+C leaves at once', async () => {
   const { double, home, input, out } = await setup(40);
+  /** The batch run, and its stderr so far (to see when a Ctrl+C was taken). */
+  const start = () => {
+    const running = { child: undefined as ChildProcess | undefined, stderr: '', done: undefined as unknown as ReturnType<typeof runCli> };
+    running.done = runCli(['batch', input, '-o', out, '-j', '4'], {
+      baseUrl: double.url,
+      home,
+      onSpawn: (c) => {
+        running.child = c;
+        c.stderr!.on('data', (d) => (running.stderr += d));
+      },
+    });
+    return running;
+  };
   // 8 answers, then 4 requests held in flight: Ctrl+C comes while they are, whatever the machine's speed.
   double.chat.holdAfter(8);
-  let child: ChildProcess | undefined;
-  let firstErr = '';
-  const run = runCli(['batch', input, '-o', out, '-j', '4'], {
-    baseUrl: double.url,
-    home,
-    onSpawn: (c) => {
-      child = c;
-      c.stderr!.on('data', (d) => (firstErr += d));
-    },
-  });
+  const first = start();
   await waitFor(() => double.chat.arrivals.length === 12 && double.chat.inFlight === 4, WAIT_MS, 'four requests in flight');
-  child!.kill('SIGINT');
-  await waitFor(() => firstErr.includes('stopping'), WAIT_MS, 'the Ctrl+C to be taken');
+  first.child!.kill('SIGINT');
+  await waitFor(() => first.stderr.includes('stopping'), WAIT_MS, 'the Ctrl+C to be taken');
   double.chat.release();
-  const r = await run;
+  const r = await first.done;
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /medchat batch: stopping; finishing the \d answers? in flight \(Ctrl\+C again to leave now\)/);
   assert.match(r.stderr, /interrupted with \d+ questions left; run the same command again to continue/);
@@ -274,21 +278,12 @@ test('Ctrl+C: the answers in flight are finished and written, nothing new is sen
   // Twice: out at once, the file still whole.
   double.chat.holdAfter(double.chat.arrivals.length);
   const before = readAnswers(out).length;
-  let second: ChildProcess | undefined;
-  let stderr = '';
-  const twice = runCli(['batch', input, '-o', out, '-j', '4'], {
-    baseUrl: double.url,
-    home,
-    onSpawn: (c) => {
-      second = c;
-      c.stderr!.on('data', (d) => (stderr += d));
-    },
-  });
+  const second = start();
   await waitFor(() => double.chat.inFlight === 4, WAIT_MS, 'four requests in flight');
-  second!.kill('SIGINT');
-  await waitFor(() => stderr.includes('stopping'), WAIT_MS, 'the first Ctrl+C to be taken');
-  second!.kill('SIGINT');
-  const r2 = await twice;
+  second.child!.kill('SIGINT');
+  await waitFor(() => second.stderr.includes('stopping'), WAIT_MS, 'the first Ctrl+C to be taken');
+  second.child!.kill('SIGINT');
+  const r2 = await second.done;
   double.chat.release();
   assert.equal(r2.code, 130, r2.stderr);
   assert.match(r2.stderr, /left at once/);
