@@ -30,7 +30,7 @@ export { describeCompaction, type Compaction } from './compaction.js';
 
 export type ContextSettings = ClientSettings & Pick<Settings, 'contextWindow' | 'compressAt' | 'compress'>;
 
-export interface SummaryState {
+interface SummaryState {
   text: string;
   /** Turns before this index are covered by the summary (or were dropped). */
   throughTurn: number;

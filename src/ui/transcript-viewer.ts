@@ -1,11 +1,3 @@
-import chalk from 'chalk';
-import type { ChatController } from './chat-controller.js';
-import { highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from './pager.js';
-import type { Key } from './text/keys.js';
-import { pinClusters } from './text/width.js';
-import { VIEWER, itemLines } from './printed-lines.js';
-import { liveLines } from './transcript-text.js';
-
 /**
  * Ctrl+O: the whole conversation, every answer's reasoning written out, in a full-screen pager on
  * the terminal's alternate screen. Leaving it (q, Esc) brings the chat screen back exactly as it
@@ -17,9 +9,17 @@ import { liveLines } from './transcript-text.js';
  * screen prints them) and transcript-text.ts (the turn still streaming). It draws with a
  * few escape codes rather than Ink, which cannot draw two screens at once.
  */
+import chalk from 'chalk';
+import type { ChatController } from './chat-controller.js';
+import { highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from './pager.js';
+import type { Key } from './text/keys.js';
+import { pinClusters } from './text/width.js';
+import { VIEWER, itemLines } from './printed-lines.js';
+import { liveLines } from './transcript-text.js';
+
 export type TranscriptSource = Pick<ChatController, 'snapshot' | 'subscribe' | 'liveTurn'>;
 
-export interface ViewerTerminal {
+interface ViewerTerminal {
   /** Straight to the terminal (not held). */
   write(data: string): void;
   columns(): number;
@@ -28,7 +28,7 @@ export interface ViewerTerminal {
   onResize(fn: () => void): () => void;
 }
 
-export interface ViewerHooks {
+interface ViewerHooks {
   /** Before the viewer takes the screen: hold the chat screen's output. */
   enter(): void;
   /** After it has given the screen back: write what was held. */
