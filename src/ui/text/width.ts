@@ -210,7 +210,9 @@ export function wrapLine(line: string, width: number, indent = '', wholeUrls = f
       }
       continue;
     }
-    if (curW + w > width && curW > indentW) push();
+    // (the first row has no indent: anything on it is content)
+    const started = curW > (out.length === 0 ? 0 : indentW);
+    if (curW + w > width && started) push();
     if (wholeUrls && w > width - indentW && URL_WORD.test(tok)) {
       cur += tok;
       curW += w;
@@ -219,7 +221,7 @@ export function wrapLine(line: string, width: number, indent = '', wholeUrls = f
     if (w > width - indentW) {
       for (const c of clusters(tok)) {
         const cw = textWidth(c);
-        if (curW + cw > width && curW > indentW) push();
+        if (curW + cw > width && curW > (out.length === 0 ? 0 : indentW)) push();
         cur += c;
         curW += cw;
       }
