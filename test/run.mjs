@@ -95,7 +95,7 @@ if (fast) {
   collect(root);
   await build({ entryPoints: sources, outdir: out, outbase: repo, format: 'esm', platform: 'node', target: 'node20', sourcemap: 'inline', logLevel: 'error' });
   // The tests find the repository's README and packages from the compiled tree as from the real one.
-  for (const name of ['node_modules', 'README.md', 'package.json', 'bin']) symlinkSync(path.join(repo, name), path.join(out, name));
+  for (const name of ['node_modules', 'README.md', 'docs', 'package.json', 'bin']) symlinkSync(path.join(repo, name), path.join(out, name));
   runner = ['--enable-source-maps'];
   runFiles = files.map((f) => path.join(out, path.relative(repo, path.resolve(f)).replace(/\.tsx?$/, '.js')));
   console.log(`medchat tests: --fast runs ${files.length} test file(s) of test/core and test/ui, compiled to JavaScript (stack traces name the .ts lines)`);

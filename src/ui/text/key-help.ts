@@ -1,5 +1,5 @@
 /**
- * What each key does, for /help and the README. The labels come from KEY_BINDINGS (keys.ts), so
+ * What each key does, for /help and the manual (docs/manual.md). The labels come from KEY_BINDINGS (keys.ts), so
  * a key the decoder learns shows up here, and a test fails until it is described.
  */
 import { PASTE_FOLD_LINES } from './editor.js';
@@ -44,7 +44,7 @@ export function keyHelpRows(): Array<{ keys: string; does: string }> {
   });
 }
 
-/** The README's key table, from the same list (a test checks the README holds it). */
+/** The manual's key table, from the same list (a test checks docs/manual.md holds it). */
 export function keyHelpMarkdown(): string {
   const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\$(VISUAL|EDITOR)/g, '`$$$1`');
   return ['| Key | Does |', '|---|---|', ...keyHelpRows().map((r) => `| ${cell(r.keys)} | ${cell(r.does)} |`)].join('\n');

@@ -12,7 +12,7 @@ export type Key = { name: 'text'; text: string } | { name: 'paste'; text: string
 
 /**
  * Every key the decoder knows: what a person presses (the label /help shows), the key it means,
- * and the bytes terminals send for it. The one list /help, the README and the tests read.
+ * and the bytes terminals send for it. The one list /help, the manual and the tests read.
  */
 export const KEY_BINDINGS: ReadonlyArray<{ label: string; key: NamedKey; sends: readonly string[] }> = [
   { label: 'Enter', key: 'enter', sends: ['\r'] },
