@@ -3,7 +3,7 @@
 // openai SDK on its default fetch (undici), the SDK on medchat's node:http transport, and
 // `medchat --no-think` one-shot. Prints % of one core (user + system, all threads, from
 // /proc/<pid>/stat) between the request reaching the double and its last byte; median of N runs.
-// Linux only. Run: node bin/build.mjs && npx tsx bench/stream-cpu.ts [runs]
+// Linux only. Run: node build/build.mjs && npx tsx bench/stream-cpu.ts [runs]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-bench-'));
 
-// The transport as medchat ships it: src/core/http-transport.ts bundled the way bin/build.mjs does.
+// The transport as medchat ships it: src/core/http-transport.ts bundled the way build/build.mjs does.
 const transport = path.join(home, 'http-transport.mjs');
 await build({ entryPoints: [path.join(root, 'src/core/http-transport.ts')], bundle: true, platform: 'node', format: 'esm', outfile: transport, logLevel: 'error' });
 

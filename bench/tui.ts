@@ -1,4 +1,4 @@
-// Chat screen benchmark (not a test): `node bin/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming
+// Chat screen benchmark (not a test): `node build/build.mjs && npx tsx bench/tui.ts` (BENCH_RUNS=3: runs per streaming
 // figure; BENCH_ONLY=paint|stream|burst|keys: one section).
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
 // service double and prints each figure (median, and range) against its target.

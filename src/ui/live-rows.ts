@@ -12,7 +12,7 @@ import { answerRows, thinkingRows, WrappedText } from './text/live-rows.js';
 export class LiveRows implements LiveRowsSource {
   /**
    * A random tag between blank braille cells: no text from the service is ever this line, and
-   * Ink measures it without Unicode segmentation (see the string-width patch in bin/text-patches.mjs).
+   * Ink measures it without Unicode segmentation (see the string-width patch in build/text-patches.mjs).
    */
   readonly marker = `\u2800${Math.random().toString(36).slice(2, 8)}\u2800`;
   /** Set by the view on each render: the width and the most rows the answer may take. */

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
 import { REPO } from '../support/cli.js';
 
-const { oneWidth } = (await import(pathToFileURL(path.join(REPO, 'bin', 'text-patches.mjs')).href)) as { oneWidth: import('esbuild').Plugin };
+const { oneWidth } = (await import(pathToFileURL(path.join(REPO, 'build', 'text-patches.mjs')).href)) as { oneWidth: import('esbuild').Plugin };
 
 test('every bundled package appears in dist/THIRD-PARTY-NOTICES.md with its version and licence text', async () => {
   const notices = fs.readFileSync(path.join(REPO, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');

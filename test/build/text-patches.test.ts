@@ -1,4 +1,4 @@
-// The build patches Ink's text helpers for speed (bin/text-patches.mjs) and says they change no result. Checked here,
+// The build patches Ink's text helpers for speed (build/text-patches.mjs) and says they change no result. Checked here,
 // so an upgrade of any of them is validated again by `npm test`: the patched and the unpatched modules are bundled by
 // esbuild as the build does (with and without the plugin), then compared on every code point the patches treat as
 // simple and on seeded random text with everything else mixed in.
@@ -18,7 +18,7 @@ interface TextModules {
   sliceAnsi: (s: string, start: number, end?: number) => string;
 }
 
-const { SIMPLE_BMP, textPatches } = (await import(pathToFileURL(path.join(REPO, 'bin', 'text-patches.mjs')).href)) as {
+const { SIMPLE_BMP, textPatches } = (await import(pathToFileURL(path.join(REPO, 'build', 'text-patches.mjs')).href)) as {
   SIMPLE_BMP: number[];
   textPatches: (expected?: string[]) => Plugin;
 };

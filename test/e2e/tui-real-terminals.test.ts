@@ -15,7 +15,7 @@ import { textWidth } from '../../src/ui/text/width.js';
 // ("below 150" read "below 15"), and glyphs whose width terminals dispute (VS16 emoji, skin tones, ZWJ sequences,
 // Devanagari conjuncts) shifted or overwrote the words streamed after them.
 //
-// node test/run.mjs tui-real-terminals (after node bin/build.mjs). The property test prints its seed:
+// node test/run.mjs tui-real-terminals (after node build/build.mjs). The property test prints its seed:
 // MEDCHAT_SEED=<n> replays it, MEDCHAT_TERMINAL_CASES=<n> runs more cases (default 3).
 const skip = terminalsSkip(TERMINALS);
 

@@ -10,7 +10,7 @@ import { beforeTempRemoval } from './temp.js';
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 export const tmuxSkip = hasTmux ? false : 'tmux is not installed: install it (apt-get install tmux) to run the terminal tests';
 /** Why a test of the built medchat in tmux is skipped: no tmux, or no build to run. */
-export const builtSkip = tmuxSkip || (!fs.existsSync(path.join(REPO, 'dist', 'medchat.js')) && 'run node bin/build.mjs first');
+export const builtSkip = tmuxSkip || (!fs.existsSync(path.join(REPO, 'dist', 'medchat.js')) && 'run node build/build.mjs first');
 
 let seq = 0;
 

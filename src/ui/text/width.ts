@@ -1,7 +1,7 @@
 /**
  * Terminal cell widths: the one measure of text for the whole chat screen (the frame writer's
  * diff, wrapping, Markdown tables, the live rows, the input box, and Ink's own layout: the build
- * makes Ink's string-width this `textWidth`, see bin/build.mjs). CJK is 2 cells, combining marks
+ * makes Ink's string-width this `textWidth`, see build/build.mjs). CJK is 2 cells, combining marks
  * (Thai, Latin accents) none, a flag 2: every terminal agrees on those.
  *
  * Some clusters are drawn differently from terminal to terminal (measured with a cursor-position

@@ -49,7 +49,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-// The licences of what was bundled travel with it (see bin/notices.mjs).
+// The licences of what was bundled travel with it (see build/notices.mjs).
 writeFileSync(`${tmp}/THIRD-PARTY-NOTICES.md`, noticesText(result.metafile, pkg));
 
 if (existsSync('dist')) renameSync('dist', old);

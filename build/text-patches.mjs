@@ -1,4 +1,4 @@
-// Build step (not shipped): patches to Ink's text helpers, applied by bin/build.mjs while bundling. Kept apart so
+// Build step (not shipped): patches to Ink's text helpers, applied by build/build.mjs while bundling. Kept apart so
 // test/build/text-patches.test.ts can build the patched modules the same way and check they change no result.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,7 @@ export const TEXT_PATCHES = {
     [
       /(\tif \(\/\^\[\\u0020-\\u007E\]\*\$\/\.test\(string\)\) \{\n\t\treturn string\.length;\n\t\}\n)/,
       `$1
-	// medchat build: printable ASCII and SIMPLE_BMP code points, without the segmenter (see bin/text-patches.mjs).
+	// medchat build: printable ASCII and SIMPLE_BMP code points, without the segmenter (see build/text-patches.mjs).
 	{
 		let simpleWidth = 0;
 		for (let index = 0; index < string.length && simpleWidth >= 0; index++) {
@@ -77,7 +77,7 @@ export const TEXT_PATCHES = {
       /^const segmenter = new Intl\.Segmenter\(undefined, \{ granularity: "grapheme" \}\);$/m,
       `let segmenter;
 ${isSimpleBmpSource}
-// medchat build: text the segmenter would split into single UTF-16 units is walked without it (see bin/text-patches.mjs).
+// medchat build: text the segmenter would split into single UTF-16 units is walked without it (see build/text-patches.mjs).
 function* codeUnits(str) {
     for (let index = 0; index < str.length; index++)
         yield { segment: str[index], index };
@@ -129,7 +129,7 @@ export const textPatches = (expected = Object.keys(TEXT_PATCHES)) => ({
         const { version } = JSON.parse(readFileSync(`${root}${name}/package.json`, 'utf8'));
         const key = `${name}@${version}/${file.slice(root.length + name.length + 1)}`;
         const patches = TEXT_PATCHES[key];
-        if (!patches) throw new Error(`text-patches: no patch for ${key} (${args.path}); check the new version and update bin/text-patches.mjs`);
+        if (!patches) throw new Error(`text-patches: no patch for ${key} (${args.path}); check the new version and update build/text-patches.mjs`);
         let source = readFileSync(args.path, 'utf8');
         for (const [pattern, replacement, count] of patches) {
           const found = source.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'))?.length ?? 0;
@@ -142,7 +142,7 @@ export const textPatches = (expected = Object.keys(TEXT_PATCHES)) => ({
     );
     b.onEnd((result) => {
       const unused = expected.filter((k) => !seen.has(k));
-      if (!result.errors.length && unused.length) throw new Error(`text-patches: not bundled any more: ${unused.join(', ')}; update bin/text-patches.mjs`);
+      if (!result.errors.length && unused.length) throw new Error(`text-patches: not bundled any more: ${unused.join(', ')}; update build/text-patches.mjs`);
     });
   },
 });
