@@ -1,4 +1,4 @@
-import { main } from './cli.js';
+import { main } from './cli/program.js';
 import { guardStandardStreams } from './core/output.js';
 
 // A reader that goes away (`medchat --help | head -1`) ends medchat quietly; a full disk or any

@@ -38,17 +38,17 @@ test('the type imports waiting for a split are still there (else: remove them fr
   }
 });
 
-test('only main.ts imports the program (cli.ts): the version and shared options live below it', () => {
+test('only main.ts imports the program (cli/program.ts): the version and shared options live below it', () => {
   const graph = importGraph(SRC);
-  const importers = [...graph].filter(([, deps]) => deps.some((d) => rel(d) === 'cli.ts')).map(([f]) => rel(f));
+  const importers = [...graph].filter(([, deps]) => deps.some((d) => rel(d) === 'cli/program.ts')).map(([f]) => rel(f));
   assert.deepEqual(importers, ['main.ts']);
 });
 
 test('the import graph sees every kind of import (a check on the checker)', () => {
   const graph = importGraph(SRC);
   const deps = (f: string) => (graph.get(path.join(SRC, f)) ?? []).map(rel);
-  assert.ok(deps('cli.ts').includes('chat-entry.ts'), 'import() inside a function');
-  assert.ok(deps('cli.ts').includes('version.ts'), 'a static import');
+  assert.ok(deps('cli/program.ts').includes('cli/chat-entry.ts'), 'import() inside a function');
+  assert.ok(deps('cli/program.ts').includes('version.ts'), 'a static import');
   assert.ok(deps('core/http.ts').includes('core/proxy-env.ts'), 'export … from');
   assert.ok(deps('ui/Turn.tsx').includes('ui/chat-controller.ts'), 'import type, from a .tsx file');
   assert.ok(graph.size > 100, `${graph.size} files walked`);

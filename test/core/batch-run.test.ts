@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { runBatchCommand, type BatchFlags } from '../../src/core/batch/run.js';
+import { runBatchCommand, type BatchFlags } from '../../src/cli/commands/batch-run.js';
 import type { FileOps } from '../../src/core/io/file-ops.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';

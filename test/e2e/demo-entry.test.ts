@@ -1,11 +1,11 @@
 // `medchat demo` and `medchat` itself decide the same for the same arguments, stdin and terminals
-// (src/entry-decision.ts): the output's shape (--json, --jsonl), the question (-p or the words,
+// (src/cli/entry-decision.ts): the output's shape (--json, --jsonl), the question (-p or the words,
 // never both; stdin first, then the prompt), what is refused and in which words, and when the chat
 // screen opens. The demo against its stand-in service, medchat against the double: built binaries.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import { decideEntry, type EntryFlags, type Terminals } from '../../src/entry-decision.js';
+import { decideEntry, type EntryFlags, type Terminals } from '../../src/cli/entry-decision.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
 describe('the demo and medchat make one entry decision', () => {

@@ -76,7 +76,7 @@ class Capture extends Writable {
 }
 
 type Modules = {
-  runOneShot: typeof import('../../src/oneshot.js').runOneShot;
+  runOneShot: typeof import('../../src/cli/oneshot.js').runOneShot;
   ChatSession: typeof import('../../src/core/sessions/chat-session.js').ChatSession;
   SessionStore: typeof import('../../src/core/sessions/store.js').SessionStore;
   resolveSettings: typeof import('../../src/core/settings.js').resolveSettings;
@@ -90,7 +90,7 @@ let modules: Promise<Modules> | undefined;
 function load(): Promise<Modules> {
   process.env.MEDCHAT_RETRIES ??= '1';
   modules ??= (async () => ({
-    ...(await import('../../src/oneshot.js')),
+    ...(await import('../../src/cli/oneshot.js')),
     ...(await import('../../src/core/sessions/chat-session.js')),
     ...(await import('../../src/core/sessions/store.js')),
     ...(await import('../../src/core/settings.js')),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startDemoService } from '../../src/demo/demo-service.js';
-import { DEMO_MODEL } from '../../src/demo/run-demo.js';
+import { DEMO_MODEL } from '../../src/cli/commands/demo-run.js';
 import { renderChat } from '../support/tui.js';
 
 afterEach(() => cleanup());

@@ -1,18 +1,18 @@
 /**
  * The command line. Kept light: only commander is loaded up front; each mode imports what it
  * needs when it runs, so `--version`, `--help` and one-shot never load Ink or React. Nothing
- * imports this module but main.ts: what the modes share with it lives in cli-options.ts and
+ * imports this module but main.ts: what the modes share with it lives in cli/options.ts and
  * version.ts, below it.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { MedchatError, toMedchatError } from './core/errors.js';
-import { ExitCode } from './core/exit-codes.js';
-import { sanitizeLine } from './core/sanitize.js';
-import { addServiceOptions, type ChatFlags } from './cli-options.js';
+import { MedchatError, toMedchatError } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { sanitizeLine } from '../core/sanitize.js';
+import { addServiceOptions, type ChatFlags } from './options.js';
 import { registerSubcommands } from './commands/index.js';
 import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');

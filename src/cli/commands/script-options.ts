@@ -1,5 +1,5 @@
 /**
- * Options for scripts and research: roles, schemas and file inputs. Defined here, not in cli.ts,
+ * Options for scripts and research: roles, schemas and file inputs. Defined here, not in cli/program.ts,
  * so the one-shot command and `batch` add the same options the same way.
  */
 import type { Command } from 'commander';

@@ -1,9 +1,9 @@
-import { usageError } from '../core/errors.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
-import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../core/sessions/export.js';
-import { SessionStore } from '../core/sessions/store.js';
-import { isTty } from '../core/terminal.js';
-import { formatListTime } from '../core/text/format.js';
+import { usageError } from '../../core/errors.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/sanitize.js';
+import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../../core/sessions/export.js';
+import { SessionStore } from '../../core/sessions/store.js';
+import { isTty } from '../../core/terminal.js';
+import { formatListTime } from '../../core/text/format.js';
 
 /**
  * Saved text goes to stdout as it was saved when stdout is a pipe or a file (a transcript stays

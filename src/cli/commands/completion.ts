@@ -13,8 +13,8 @@ export function registerCompletion(program: Command): void {
     .description('print a shell completion script: bash, zsh or fish (e.g. source <(medchat completion bash))')
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string) => {
-      const { usageError } = await import('../core/errors.js');
-      const { CONFIG_KEYS } = await import('../core/config-keys.js');
+      const { usageError } = await import('../../core/errors.js');
+      const { CONFIG_KEYS } = await import('../../core/config-keys.js');
       const spec = describe(program, Object.keys(CONFIG_KEYS));
       const script = shell === 'bash' ? bashScript(spec) : shell === 'zsh' ? zshScript(spec) : shell === 'fish' ? fishScript(spec) : undefined;
       if (script === undefined) throw usageError(`no completion for "${shell}"; choose bash, zsh or fish`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addServiceOptions } from '../cli-options.js';
+import { addServiceOptions } from '../options.js';
 import { addFollowOptions } from './retexture.js';
 
 export function registerTask(program: Command): void {
@@ -21,7 +21,7 @@ Examples:
   medchat task 1712345678901234567 --json | jq -r .status`,
   );
   cmd.action(async (id: string, o) => {
-    const { runTaskCommand, endPromptly } = await import('../core/retexture/cli-runner.js');
+    const { runTaskCommand, endPromptly } = await import('./retexture-run.js');
     try {
       process.exitCode = await runTaskCommand(id, o);
     } finally {

@@ -2,23 +2,23 @@
  * The `medchat retexture` and `medchat task` commands: flags in, stdout/stderr and an exit code
  * out. Both run the retexture job the chat screen runs (job.ts) and only present it.
  */
-import { ConfigStore } from '../config-store.js';
-import { MedchatError, usageError } from '../errors.js';
-import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
-import { sanitizeForTerminal } from '../sanitize.js';
-import { redactedJson } from '../secret-redactor.js';
-import { KEY_FLAG_WARNING, resolveSettings } from '../settings.js';
-import { shellQuote } from '../shell-quote.js';
-import { abortOnStopSignals, exitCodeForSignal } from '../signals.js';
-import { colourAllowed, isTty } from '../terminal.js';
-import { extensionMismatch, outputPathFor, writeFileAtomic } from './download.js';
-import { parseMaxImageMb } from './image-input.js';
-import { runRetextureJob, type KnownTask, type NewRetexture, type RetextureJobResult } from './job.js';
-import { ProgressReporter } from './progress.js';
-import { type ServiceConnection } from './service-http.js';
-import { checkNotifyHook } from './submit.js';
-import { comeBackCommand, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, parseSeconds, type TaskRecord } from './task-poll.js';
-import { checkTaskIdArgument } from './task-id.js';
+import { ConfigStore } from '../../core/config-store.js';
+import { MedchatError, usageError } from '../../core/errors.js';
+import { ExitCode, type ExitCodeValue } from '../../core/exit-codes.js';
+import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { redactedJson } from '../../core/secret-redactor.js';
+import { KEY_FLAG_WARNING, resolveSettings } from '../../core/settings.js';
+import { shellQuote } from '../../core/shell-quote.js';
+import { abortOnStopSignals, exitCodeForSignal } from '../../core/signals.js';
+import { colourAllowed, isTty } from '../../core/terminal.js';
+import { extensionMismatch, outputPathFor, writeFileAtomic } from '../../core/retexture/download.js';
+import { parseMaxImageMb } from '../../core/retexture/image-input.js';
+import { runRetextureJob, type KnownTask, type NewRetexture, type RetextureJobResult } from '../../core/retexture/job.js';
+import { ProgressReporter } from '../../core/retexture/progress.js';
+import { type ServiceConnection } from '../../core/retexture/service-http.js';
+import { checkNotifyHook } from '../../core/retexture/submit.js';
+import { comeBackCommand, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, parseSeconds, type TaskRecord } from '../../core/retexture/task-poll.js';
+import { checkTaskIdArgument } from '../../core/retexture/task-id.js';
 
 interface ServiceFlags {
   baseUrl?: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addServiceOptions } from '../cli-options.js';
+import { addServiceOptions } from '../options.js';
 
 /** Options shared by `retexture` (with --wait) and `task`. */
 export function addFollowOptions(cmd: Command): Command {
@@ -39,7 +39,7 @@ Exit codes: 0 done, 1 service or network failure, 2 usage error or bad image, 3 
 130 Ctrl+C (143 SIGTERM, 129 SIGHUP).`,
   );
   cmd.action(async (words: string[], o) => {
-    const { runRetextureCommand, endPromptly } = await import('../core/retexture/cli-runner.js');
+    const { runRetextureCommand, endPromptly } = await import('./retexture-run.js');
     try {
       process.exitCode = await runRetextureCommand(words, o);
     } finally {

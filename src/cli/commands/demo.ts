@@ -5,7 +5,7 @@
  * store goes to a temporary folder that is removed on exit.
  */
 import { Option, type Command } from 'commander';
-import type { DemoFlags } from '../demo/run-demo.js';
+import type { DemoFlags } from './demo-run.js';
 
 export function registerDemo(program: Command): void {
   program
@@ -19,7 +19,7 @@ export function registerDemo(program: Command): void {
     .addOption(new Option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr').choices(['show', 'hide']).default('show'))
     .option('--fast', 'stream as fast as possible (for trying pipes)')
     .action(async (words: string[], o: DemoFlags) => {
-      const { runDemo } = await import('../demo/run-demo.js');
+      const { runDemo } = await import('./demo-run.js');
       process.exitCode = await runDemo(words, o);
     });
 }

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { usageError } from '../core/errors.js';
-import { writeUserFile } from '../core/io/user-file.js';
-import { BUILTIN_ROLES } from '../core/roles/builtins.js';
-import { ROLE_NAME, RoleFileError, parseRole } from '../core/roles/role.js';
-import { listRoles, rolesDir } from '../core/roles/store.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
-import { isTty } from '../core/terminal.js';
+import { usageError } from '../../core/errors.js';
+import { writeUserFile } from '../../core/io/user-file.js';
+import { BUILTIN_ROLES } from '../../core/roles/builtins.js';
+import { ROLE_NAME, RoleFileError, parseRole } from '../../core/roles/role.js';
+import { listRoles, rolesDir } from '../../core/roles/store.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/sanitize.js';
+import { isTty } from '../../core/terminal.js';
 
 /** Role files are the user's own text: exact on a pipe, sanitised on a terminal. */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);

@@ -1,19 +1,19 @@
-import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './cli-options.js';
+import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './options.js';
 import type { ScriptFlags } from './commands/script-options.js';
-import { ConfigStore } from './core/config-store.js';
-import { usageError } from './core/errors.js';
-import { resolveSettings, type Settings } from './core/settings.js';
-import { stdinLimitFor } from './core/stdin.js';
-import { plannerForFlags } from './core/request-plan.js';
-import { currentRoleSettings } from './core/roles/active.js';
+import { ConfigStore } from '../core/config-store.js';
+import { usageError } from '../core/errors.js';
+import { resolveSettings, type Settings } from '../core/settings.js';
+import { stdinLimitFor } from '../core/stdin.js';
+import { plannerForFlags } from '../core/request-plan.js';
+import { currentRoleSettings } from '../core/roles/active.js';
 import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
 import type { PrivacyFlags } from './commands/privacy-options.js';
-import { resolvePrivacy } from './core/privacy/choice.js';
+import { resolvePrivacy } from '../core/privacy/choice.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
-  // The same decision `medchat demo` makes (entry-decision.ts).
+  // The same decision `medchat demo` makes (cli/entry-decision.ts).
   const entry = decideEntry(words, o);
 
   if (o.continue && o.resume !== undefined) throw usageError('choose one of --continue and --resume');
@@ -28,14 +28,14 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   const settings = planner.settings;
   const privacy = resolvePrivacy(o, store);
   const incognito = Boolean(o.incognito);
-  const { ChatSession } = await import('./core/sessions/chat-session.js');
+  const { ChatSession } = await import('../core/sessions/chat-session.js');
 
   if (entry.interactive) {
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
     const uiOptions = { system: planner.system, resume: resumeId, incognito, privacy, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
-    const { runInteractive } = await import('./ui/run-interactive.js');
+    const { runInteractive } = await import('../ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is

@@ -5,10 +5,10 @@
  * question, nothing piped or named, and a terminal on both ends); then reading the question's
  * parts and refusing an empty question in the same words.
  */
-import { usageError } from './core/errors.js';
-import { readInputFiles, type InputFile } from './core/inputs/files.js';
-import { readStdinText } from './core/stdin.js';
-import { isTty } from './core/terminal.js';
+import { usageError } from '../core/errors.js';
+import { readInputFiles, type InputFile } from '../core/inputs/files.js';
+import { readStdinText } from '../core/stdin.js';
+import { isTty } from '../core/terminal.js';
 import { nothingToAskError } from './oneshot.js';
 
 export interface EntryFlags {

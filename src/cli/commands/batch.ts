@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { addServiceOptions, settingsFlags, warnAboutKeyFlag } from '../cli-options.js';
+import { addServiceOptions, settingsFlags, warnAboutKeyFlag } from '../options.js';
 import { addPrivacyOptions } from './privacy-options.js';
 import { addRoleOption, addSchemaOptions } from './script-options.js';
 
-/** The options of `medchat batch` besides the service ones (defined here, so cli.ts stays as it is). */
+/** The options of `medchat batch` besides the service ones (defined here, so cli/program.ts stays as it is). */
 function addBatchOptions(cmd: Command): Command {
   return cmd
     .option('-o, --output <file>', 'append the answers here (JSON lines); rerunning skips what is answered (default: stdout, no resume)')
@@ -49,7 +49,7 @@ retry them), 1 the run stopped (service down, disk full), 3 key refused, 130 Ctr
   );
   cmd.action(async (source: string, o) => {
     warnAboutKeyFlag(o);
-    const { runBatchCommand } = await import('../core/batch/run.js');
+    const { runBatchCommand } = await import('./batch-run.js');
     process.exitCode = await runBatchCommand(source, o, settingsFlags(o));
   });
 }

@@ -1,10 +1,10 @@
 /**
- * What the program (cli.ts) and the modes it starts share: the chat flags, the options every
+ * What the program (cli/program.ts) and the modes it starts share: the chat flags, the options every
  * command that talks to the service takes, and the warning about a key given as a flag. Lives
- * below cli.ts, so nothing imports the program back.
+ * below cli/program.ts, so nothing imports the program back.
  */
 import type { Command } from 'commander';
-import { KEY_FLAG_WARNING, type FlagValues } from './core/settings.js';
+import { KEY_FLAG_WARNING, type FlagValues } from '../core/settings.js';
 
 export interface ChatFlags {
   prompt?: string;

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Settings } from '../core/settings.js';
-import { composeQuestion } from '../core/inputs/blocks.js';
-import { stdinLimitFor } from '../core/stdin.js';
+import type { Settings } from '../../core/settings.js';
+import { composeQuestion } from '../../core/inputs/blocks.js';
+import { stdinLimitFor } from '../../core/stdin.js';
 import { decideEntry, readQuestion } from '../entry-decision.js';
 import { runOneShot } from '../oneshot.js';
-import { samplePng } from './demo-retexture.js';
-import { startDemoService } from './demo-service.js';
+import { samplePng } from '../../demo/demo-retexture.js';
+import { startDemoService } from '../../demo/demo-service.js';
 
 export const DEMO_MODEL = 'medchat-demo';
 
@@ -38,7 +38,7 @@ function demoSettings(baseUrl: string, thinking: boolean): Settings {
 }
 
 export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
-  // The same decision `medchat` makes (entry-decision.ts): output, question, stdin, chat screen or not.
+  // The same decision `medchat` makes (cli/entry-decision.ts): output, question, stdin, chat screen or not.
   const entry = decideEntry(words, o);
   const interactive = entry.interactive;
 
@@ -55,7 +55,7 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
   try {
     const settings = demoSettings(service.url, o.think !== false);
     if (interactive) {
-      const { runInteractive } = await import('../ui/run-interactive.js');
+      const { runInteractive } = await import('../../ui/run-interactive.js');
       return await runInteractive(settings, { incognito: true, demo: true });
     }
     // Read and composed as `medchat` does it: files, then piped text, then the question.
