@@ -17,9 +17,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-bench-'));
 
-// The transport as medchat ships it: src/core/http-transport.ts bundled the way build/build.mjs does.
+// The transport as medchat ships it: src/core/net/http-transport.ts bundled the way build/build.mjs does.
 const transport = path.join(home, 'http-transport.mjs');
-await build({ entryPoints: [path.join(root, 'src/core/http-transport.ts')], bundle: true, platform: 'node', format: 'esm', outfile: transport, logLevel: 'error' });
+await build({ entryPoints: [path.join(root, 'src/core/net/http-transport.ts')], bundle: true, platform: 'node', format: 'esm', outfile: transport, logLevel: 'error' });
 
 const content = chatSpeedAnswer();
 const double = await startServiceDouble();

@@ -1,8 +1,8 @@
 // Prints how long counting a full 128k-token history takes (`npx tsx bench/tokens.ts`).
 // Benchmarks print; tests never time.
-import { ContextManager } from '../src/core/context.js';
-import { Conversation } from '../src/core/conversation.js';
-import { clearCountCache, countMessages, loadTokenizer } from '../src/core/tokens.js';
+import { ContextManager } from '../src/core/context/context.js';
+import { Conversation } from '../src/core/context/conversation.js';
+import { clearCountCache, countMessages, loadTokenizer } from '../src/core/context/tokens.js';
 
 const t0 = performance.now();
 await loadTokenizer();

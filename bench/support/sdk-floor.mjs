@@ -1,5 +1,5 @@
 // The floor for bench/oneshot and bench/stream-cpu: the bare openai SDK streaming the same answer
-// and printing content. With BENCH_TRANSPORT (src/core/http-transport.ts bundled by bench/stream-cpu
+// and printing content. With BENCH_TRANSPORT (src/core/net/http-transport.ts bundled by bench/stream-cpu
 // to that file), on medchat's node:http transport instead of the SDK's default fetch.
 import OpenAI from 'openai';
 

@@ -1,11 +1,11 @@
 import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './options.js';
 import type { ScriptFlags } from './commands/script-options.js';
-import { ConfigStore } from '../core/config-store.js';
+import { ConfigStore } from '../core/config/config-store.js';
 import { usageError } from '../core/errors.js';
-import { resolveSettings, type Settings } from '../core/settings.js';
-import { stdinLimitFor } from '../core/stdin.js';
-import { plannerForFlags } from '../core/request-plan.js';
-import { currentRoleSettings } from '../core/roles/active.js';
+import { resolveSettings, type Settings } from '../core/config/settings.js';
+import { stdinLimitFor } from '../core/io/stdin.js';
+import { plannerForFlags } from '../core/request/request-plan.js';
+import { currentRoleSettings } from '../core/request/roles/active.js';
 import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
 import type { PrivacyFlags } from './commands/privacy-options.js';

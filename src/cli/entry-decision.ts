@@ -6,9 +6,9 @@
  * parts and refusing an empty question in the same words.
  */
 import { usageError } from '../core/errors.js';
-import { readInputFiles, type InputFile } from '../core/inputs/files.js';
-import { readStdinText } from '../core/stdin.js';
-import { isTty } from '../core/terminal.js';
+import { readInputFiles, type InputFile } from '../core/request/inputs/files.js';
+import { readStdinText } from '../core/io/stdin.js';
+import { isTty } from '../core/io/terminal.js';
 import { nothingToAskError } from './oneshot.js';
 
 export interface EntryFlags {

@@ -9,22 +9,22 @@
  * the answer is plain and stderr lists "[NAME-1] → …", so scripts get clean text and the user
  * still sees what was put back.
  */
-import type { ChatResult, ChatEvent } from '../core/chat-events.js';
+import type { ChatResult, ChatEvent } from '../core/chat/chat-events.js';
 import { ChatSession } from '../core/sessions/chat-session.js';
-import type { Settings } from '../core/settings.js';
+import type { Settings } from '../core/config/settings.js';
 import { MedchatError, usageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { OutputWriter, describeWriteFailure } from '../core/output.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/sanitize.js';
-import { exitCodeForSignal, onStopSignals, type StopSignal } from '../core/signals.js';
+import { OutputWriter, describeWriteFailure } from '../core/io/output.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../core/text/sanitize.js';
+import { exitCodeForSignal, onStopSignals, type StopSignal } from '../core/io/signals.js';
 import { formatDuration } from '../core/text/format.js';
-import { colourAllowed, dim, isTty, red, yellow } from '../core/terminal.js';
+import { colourAllowed, dim, isTty, red, yellow } from '../core/io/terminal.js';
 import { ask, openPrivacy, type Answer, type AskEvent, type AskRequest } from '../core/ask/ask.js';
 import type { PrivacyChoice } from '../core/privacy/choice.js';
 import { putBackLine } from '../core/privacy/report.js';
 import type { PutBack } from '../core/privacy/restore.js';
 import type { GuardedQuestion } from '../core/privacy/session-privacy.js';
-import { schemaFailureLines, schemaJsonFields } from '../core/schema/report.js';
+import { schemaFailureLines, schemaJsonFields } from '../core/request/schema/report.js';
 
 interface OneShotOptions {
   userText: string;

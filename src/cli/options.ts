@@ -4,7 +4,7 @@
  * below cli/program.ts, so nothing imports the program back.
  */
 import type { Command } from 'commander';
-import { KEY_FLAG_WARNING, type FlagValues } from '../core/settings.js';
+import { KEY_FLAG_WARNING, type FlagValues } from '../core/config/settings.js';
 
 export interface ChatFlags {
   prompt?: string;

@@ -7,7 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { MedchatError, toMedchatError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { sanitizeLine } from '../core/sanitize.js';
+import { sanitizeLine } from '../core/text/sanitize.js';
 import { addServiceOptions, type ChatFlags } from './options.js';
 import { registerSubcommands } from './commands/index.js';
 import { addPrivacyOptions } from './commands/privacy-options.js';

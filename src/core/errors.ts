@@ -1,5 +1,5 @@
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
-import { redact } from './secret-redactor.js';
+import { redact } from './config/secret-redactor.js';
 
 /**
  * A failure the user can act on: one line saying what happened and what to do next,
@@ -21,7 +21,7 @@ export class MedchatError extends Error {
  * an error body ("Incorrect API key provided: sk-…"); every MedchatError message (what the user
  * sees, what `--json` prints, what a session records as the turn's error) shows such a key masked.
  */
-export { registerSecret } from './secret-redactor.js';
+export { registerSecret } from './config/secret-redactor.js';
 
 export function redactSecrets(text: string): string {
   return redact(text);

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
-import { sanitizeForTerminal } from '../core/sanitize.js';
+import { sanitizeForTerminal } from '../core/text/sanitize.js';
 import type { PendingView } from './chat/screen-state.js';
 import { shorten } from './text/format.js';
 import { textWidth, wrapLine } from './text/width.js';

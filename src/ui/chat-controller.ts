@@ -1,10 +1,10 @@
-import type { TokenBreakdown } from '../core/context.js';
-import type { Conversation, Turn } from '../core/conversation.js';
+import type { TokenBreakdown } from '../core/context/context.js';
+import type { Conversation, Turn } from '../core/context/conversation.js';
 import type { MedchatError } from '../core/errors.js';
-import type { ActiveRole, RoleSettings } from '../core/roles/active.js';
+import type { ActiveRole, RoleSettings } from '../core/request/roles/active.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
-import { sanitizeForTerminal } from '../core/sanitize.js';
-import type { Settings } from '../core/settings.js';
+import { sanitizeForTerminal } from '../core/text/sanitize.js';
+import type { Settings } from '../core/config/settings.js';
 import { AfterAnswer } from './chat/after-answer.js';
 import { AnswerRunner } from './chat/answer-stream.js';
 import { pose } from '../core/ask/ask.js';
@@ -433,7 +433,7 @@ export class ChatController implements ChatCommandHost {
     this.changed();
   }
 
-  /** `/role`: use what a role sets (worked out in core/roles/active.ts), or `role` undefined to go back. The printed header stays as it was (nothing is reprinted); the transcript viewer's shows the role. */
+  /** `/role`: use what a role sets (worked out in core/request/roles/active.ts), or `role` undefined to go back. The printed header stays as it was (nothing is reprinted); the transcript viewer's shows the role. */
   setRole(role: ActiveRole | undefined, use: RoleSettings): void {
     this.role = role;
     Object.assign(this.settings, { thinking: use.thinking, maxTokens: use.maxTokens, temperature: use.temperature });

@@ -12,7 +12,7 @@
  */
 import chalk from 'chalk';
 import { formatDuration, tokensWord } from '../core/text/format.js';
-import { terminalHyperlinks } from '../core/hyperlinks.js';
+import { terminalHyperlinks } from '../core/text/hyperlinks.js';
 import type { StaticItem } from './chat/screen-state.js';
 import { renderMarkdown, wrapPlain } from './text/markdown.js';
 import { textWidth, wrapLine, wrapText } from './text/width.js';

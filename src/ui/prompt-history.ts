@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/io/atomic-file.js';
 import type { FileOps } from '../core/io/file-ops.js';
-import { dataDir } from '../core/paths.js';
+import { dataDir } from '../core/config/paths.js';
 
 const HISTORY_LIMIT = 1000;
 

@@ -2,9 +2,9 @@ import chalk from 'chalk';
 import { createElement, type ReactNode } from 'react';
 import { render, useStdout } from 'ink';
 import { VERSION } from '../version.js';
-import { onStopSignals, exitCodeForSignal } from '../core/signals.js';
-import type { Settings } from '../core/settings.js';
-import { colourAllowed } from '../core/terminal.js';
+import { onStopSignals, exitCodeForSignal } from '../core/io/signals.js';
+import type { Settings } from '../core/config/settings.js';
+import { colourAllowed } from '../core/io/terminal.js';
 import { App } from './App.js';
 import { ChatController } from './chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
@@ -27,7 +27,7 @@ interface InteractiveOptions {
   /** `medchat demo`: header and footer say so. */
   demo?: boolean;
   /** `-r NAME`: the role in use from the start (the header shows it; /role off restores its base). */
-  role?: import('../core/roles/active.js').ActiveRole;
+  role?: import('../core/request/roles/active.js').ActiveRole;
   /** The patient-identifier guard (config `privacy`, --privacy, --shift-dates). */
   privacy?: import('../core/privacy/choice.js').PrivacyChoice;
 }

@@ -3,18 +3,18 @@
  * lines of the screen, the transcript of a resumed session, the `/sessions` list, the `/tokens`
  * breakdown and the footer meter.
  */
-import type { Compaction } from '../core/context.js';
-import { hostOf } from '../core/network-errors.js';
-import type { Settings } from '../core/settings.js';
-import { describeCompaction } from '../core/context.js';
-import { closeCutMarkup } from '../core/markdown/cut-off.js';
-import type { Turn } from '../core/conversation.js';
-import { sanitizeForTerminal } from '../core/sanitize.js';
+import type { Compaction } from '../core/context/context.js';
+import { hostOf } from '../core/net/network-errors.js';
+import type { Settings } from '../core/config/settings.js';
+import { describeCompaction } from '../core/context/context.js';
+import { closeCutMarkup } from '../core/text/markdown/cut-off.js';
+import type { Turn } from '../core/context/conversation.js';
+import { sanitizeForTerminal } from '../core/text/sanitize.js';
 import type { ChatSession } from '../core/sessions/chat-session.js';
 import type { SessionInfo } from '../core/sessions/store.js';
-import { countText } from '../core/tokens.js';
+import { countText } from '../core/context/tokens.js';
 import type { NewItem } from './chat/screen-state.js';
-import type { TokenBreakdown } from '../core/context.js';
+import type { TokenBreakdown } from '../core/context/context.js';
 import { formatListTime, formatTokens, formatWindow } from '../core/text/format.js';
 import type { Meter } from './text/format.js';
 import { textWidth, wrapLine } from './text/width.js';

@@ -49,7 +49,7 @@ test('the import graph sees every kind of import (a check on the checker)', () =
   const deps = (f: string) => (graph.get(path.join(SRC, f)) ?? []).map(rel);
   assert.ok(deps('cli/program.ts').includes('cli/chat-entry.ts'), 'import() inside a function');
   assert.ok(deps('cli/program.ts').includes('version.ts'), 'a static import');
-  assert.ok(deps('core/http.ts').includes('core/proxy-env.ts'), 'export … from');
+  assert.ok(deps('core/net/http.ts').includes('core/net/proxy-env.ts'), 'export … from');
   assert.ok(deps('ui/Turn.tsx').includes('ui/chat-controller.ts'), 'import type, from a .tsx file');
   assert.ok(graph.size > 100, `${graph.size} files walked`);
 });

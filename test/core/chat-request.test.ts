@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildChatBody } from '../../src/core/chat-request.js';
+import { buildChatBody } from '../../src/core/chat/chat-request.js';
 
 const base = { model: 'medical-large-latest', maxTokens: 8192, thinking: true };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeBlocks } from '../../src/core/markdown/code-blocks.js';
+import { codeBlocks } from '../../src/core/text/markdown/code-blocks.js';
 
 test('fenced blocks come out exactly as written, with their language, in order', () => {
   const answer = [

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { maskSecret, normaliseBaseUrl, parseConfigValue } from '../../src/core/config-keys.js';
-import { ConfigStore } from '../../src/core/config-store.js';
-import { resolveSettings } from '../../src/core/settings.js';
+import { maskSecret, normaliseBaseUrl, parseConfigValue } from '../../src/core/config/config-keys.js';
+import { ConfigStore } from '../../src/core/config/config-store.js';
+import { resolveSettings } from '../../src/core/config/settings.js';
 import { tempHome } from '../support/cli.js';
 
 function storeIn(home = tempHome()) {

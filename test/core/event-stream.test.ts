@@ -1,9 +1,9 @@
-// medchat reads an answer's server-sent events itself (src/core/event-stream.ts) instead of through the openai SDK's
+// medchat reads an answer's server-sent events itself (src/core/chat/event-stream.ts) instead of through the openai SDK's
 // Stream: the same body, cut into pieces at random points, must give the same chunks and the same error as the SDK.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Stream } from 'openai/core/streaming';
-import { EventStreamReader } from '../../src/core/event-stream.js';
+import { EventStreamReader } from '../../src/core/chat/event-stream.js';
 import { runSeed } from '../support/key-runs.js';
 import { seededRandom } from '../support/prng.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BatchProgress } from '../../src/core/batch/progress.js';
-import { describeCompaction } from '../../src/core/compaction.js';
+import { describeCompaction } from '../../src/core/context/compaction.js';
 import { outcomeError } from '../../src/core/retexture/task-poll.js';
 import { formatDuration, formatListTime, formatSeconds, formatTokens, formatWindow, tokensWord } from '../../src/core/text/format.js';
 import { statsText } from '../../src/ui/chat/live-turn.js';

@@ -1,4 +1,4 @@
-// The node:http fetch the SDK streams through (src/core/http-transport.ts) and the wire monitor
+// The node:http fetch the SDK streams through (src/core/net/http-transport.ts) and the wire monitor
 // fed from it, against a real HTTP server on 127.0.0.1.
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -6,9 +6,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { httpFetch } from '../../src/core/http-transport.js';
-import { causeCode } from '../../src/core/network-errors.js';
-import { WireMonitor } from '../../src/core/wire-monitor.js';
+import { httpFetch } from '../../src/core/net/http-transport.js';
+import { causeCode } from '../../src/core/net/network-errors.js';
+import { WireMonitor } from '../../src/core/chat/wire-monitor.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hyperlinksSupported, LINK_CLOSE, linkOpen, MAX_LINK_LENGTH, safeLinkTarget } from '../../src/core/hyperlinks.js';
+import { hyperlinksSupported, LINK_CLOSE, linkOpen, MAX_LINK_LENGTH, safeLinkTarget } from '../../src/core/text/hyperlinks.js';
 
 test('links are clickable only on terminals known to handle OSC 8, never in tmux, off a terminal or with NO_COLOR', () => {
   const on = (env: NodeJS.ProcessEnv, tty = true) => hyperlinksSupported(env, tty);

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { streamChat, type ClientSettings } from '../../src/core/chat-client.js';
-import type { ChatEvent } from '../../src/core/chat-events.js';
+import { streamChat, type ClientSettings } from '../../src/core/chat/chat-client.js';
+import type { ChatEvent } from '../../src/core/chat/chat-events.js';
 
 const IDLE_MS = 500;
 /** flag[0]: 0 answering, 1 the service waits for this thread to block, 2 this thread is blocked, 3 the rest is written. */

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
-import { composeQuestion, fileBlock } from '../../src/core/inputs/blocks.js';
-import { readInputFiles } from '../../src/core/inputs/files.js';
-import { refuseFilesThatCannotFit } from '../../src/core/inputs/fit.js';
-import { fencedBlocks } from '../../src/core/schema/extract.js';
+import { composeQuestion, fileBlock } from '../../src/core/request/inputs/blocks.js';
+import { readInputFiles } from '../../src/core/request/inputs/files.js';
+import { refuseFilesThatCannotFit } from '../../src/core/request/inputs/fit.js';
+import { fencedBlocks } from '../../src/core/request/schema/extract.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 
 const usage = async (p: Promise<unknown>, pattern: RegExp) =>

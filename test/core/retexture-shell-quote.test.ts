@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { shellQuote } from '../../src/core/shell-quote.js';
+import { shellQuote } from '../../src/core/text/shell-quote.js';
 import { isUsableTaskId } from '../../src/core/retexture/task-id.js';
 import { comeBackCommand } from '../../src/core/retexture/task-poll.js';
 import { seededRandom } from '../support/prng.js';

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
-import { makePlanner } from '../../src/core/request-plan.js';
-import { BUILTIN_NAMES } from '../../src/core/roles/builtins.js';
-import { FrontMatterError, parseFrontMatter } from '../../src/core/roles/front-matter.js';
-import { RoleFileError, parseRole } from '../../src/core/roles/role.js';
-import { listRoles, loadRole } from '../../src/core/roles/store.js';
+import { makePlanner } from '../../src/core/request/request-plan.js';
+import { BUILTIN_NAMES } from '../../src/core/request/roles/builtins.js';
+import { FrontMatterError, parseFrontMatter } from '../../src/core/request/roles/front-matter.js';
+import { RoleFileError, parseRole } from '../../src/core/request/roles/role.js';
+import { listRoles, loadRole } from '../../src/core/request/roles/store.js';
 import { testSettings } from '../support/settings.js';
 
 test('front matter: key: value, quotes removed, comments skipped, a | block dedented; the body after', () => {

@@ -4,7 +4,7 @@
 // MEDCHAT_SEED=<n> replays a run; the seed is printed on failure.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonForTerminal, needsSanitizing, sanitizeForTerminal, sanitizeLine } from '../../src/core/sanitize.js';
+import { jsonForTerminal, needsSanitizing, sanitizeForTerminal, sanitizeLine } from '../../src/core/text/sanitize.js';
 import { seededRandom } from '../support/prng.js';
 
 const SEED = Number(process.env.MEDCHAT_SEED ?? Date.now() % 2 ** 31);

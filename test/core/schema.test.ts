@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
-import { makePlanner } from '../../src/core/request-plan.js';
-import { NO_JSON, checkAnswer } from '../../src/core/schema/check.js';
-import { jsonCandidates } from '../../src/core/schema/extract.js';
-import { inlineSchema, parseInlineFields } from '../../src/core/schema/inline.js';
-import { resolveSchemaSpec } from '../../src/core/schema/source.js';
-import { compileSchema } from '../../src/core/schema/validate.js';
+import { makePlanner } from '../../src/core/request/request-plan.js';
+import { NO_JSON, checkAnswer } from '../../src/core/request/schema/check.js';
+import { jsonCandidates } from '../../src/core/request/schema/extract.js';
+import { inlineSchema, parseInlineFields } from '../../src/core/request/schema/inline.js';
+import { resolveSchemaSpec } from '../../src/core/request/schema/source.js';
+import { compileSchema } from '../../src/core/request/schema/validate.js';
 import { testSettings } from '../support/settings.js';
 
 const usage = (fn: () => unknown, pattern: RegExp) =>

@@ -1,15 +1,15 @@
 // Masking keys: whole, cut, re-cased, URL-encoded, split across stream chunks at any point.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keyFromText } from '../../src/core/api-key.js';
-import type { ChatEvent } from '../../src/core/chat-events.js';
-import { checkStoredValue } from '../../src/core/config-keys.js';
+import { keyFromText } from '../../src/core/config/api-key.js';
+import type { ChatEvent } from '../../src/core/chat/chat-events.js';
+import { checkStoredValue } from '../../src/core/config/config-keys.js';
 import { MedchatError, shortReason } from '../../src/core/errors.js';
-import { EventRedactor } from '../../src/core/redact-events.js';
+import { EventRedactor } from '../../src/core/chat/redact-events.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
-import { StreamRedactor, clearSecrets, maskKey, redact, redactedJson, registerSecret } from '../../src/core/secret-redactor.js';
+import { StreamRedactor, clearSecrets, maskKey, redact, redactedJson, registerSecret } from '../../src/core/config/secret-redactor.js';
 import { startServiceDouble } from '../../src/double/index.js';
-import { requestSummary } from '../../src/core/summarise.js';
+import { requestSummary } from '../../src/core/context/summarise.js';
 import { keyRunIn, runSeed } from '../support/key-runs.js';
 import { seededRandom } from '../support/prng.js';
 import { testSettings } from '../support/settings.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { emptyContextState } from '../../src/core/context.js';
+import { emptyContextState } from '../../src/core/context/context.js';
 import { LockTimeoutError, withFileLock } from '../../src/core/io/file-lock.js';
 import { nodeFileOps } from '../../src/core/io/file-ops.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';

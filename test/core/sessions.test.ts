@@ -6,7 +6,7 @@ import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { sessionToJson, sessionToMarkdown } from '../../src/core/sessions/export.js';
 import { writeFileAtomic } from '../../src/core/io/atomic-file.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
-import type { Settings } from '../../src/core/settings.js';
+import type { Settings } from '../../src/core/config/settings.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { tempHome } from '../support/cli.js';
 import { testSettings } from '../support/settings.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractFacts, listFacts, missingFacts, normaliseForCheck } from '../../src/core/summary-check.js';
+import { extractFacts, listFacts, missingFacts, normaliseForCheck } from '../../src/core/context/summary-check.js';
 import { seededRandom } from '../support/prng.js';
 
 const labels = (text: string | string[]) => extractFacts(Array.isArray(text) ? text : [text]).map((f) => f.label);

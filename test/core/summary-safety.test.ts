@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { ContextManager, describeCompaction } from '../../src/core/context.js';
-import { Conversation } from '../../src/core/conversation.js';
+import { ContextManager, describeCompaction } from '../../src/core/context/context.js';
+import { Conversation } from '../../src/core/context/conversation.js';
 import { MedchatError } from '../../src/core/errors.js';
 import { ChatSession, type SessionEvent } from '../../src/core/sessions/chat-session.js';
-import type { Settings } from '../../src/core/settings.js';
-import { loadTokenizer } from '../../src/core/tokens.js';
+import type { Settings } from '../../src/core/config/settings.js';
+import { loadTokenizer } from '../../src/core/context/tokens.js';
 import { startServiceDouble, type ChatScript, type RecordedRequest, type ServiceDouble } from '../../src/double/index.js';
 
 /**

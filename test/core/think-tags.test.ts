@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ThinkTagSplitter } from '../../src/core/think-tags.js';
+import { ThinkTagSplitter } from '../../src/core/chat/think-tags.js';
 
 function run(chunks: string[], detectMissingOpen = true) {
   const s = new ThinkTagSplitter(detectMissingOpen);

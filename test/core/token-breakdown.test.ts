@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { ContextManager, type ContextSettings } from '../../src/core/context.js';
-import { Conversation, type TurnStatus } from '../../src/core/conversation.js';
-import { countText, loadTokenizer } from '../../src/core/tokens.js';
+import { ContextManager, type ContextSettings } from '../../src/core/context/context.js';
+import { Conversation, type TurnStatus } from '../../src/core/context/conversation.js';
+import { countText, loadTokenizer } from '../../src/core/context/tokens.js';
 import { Prng, countFromEnv, seedFromEnv } from '../support/prng.js';
 
 /**

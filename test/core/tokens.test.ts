@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ContextManager } from '../../src/core/context.js';
+import { ContextManager } from '../../src/core/context/context.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
-import type { Settings } from '../../src/core/settings.js';
-import { countMessages, countText, loadTokenizer, upperBound } from '../../src/core/tokens.js';
+import type { Settings } from '../../src/core/config/settings.js';
+import { countMessages, countText, loadTokenizer, upperBound } from '../../src/core/context/tokens.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { testSettings } from '../support/settings.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { ConfigStore } from '../../src/core/config-store.js';
+import { ConfigStore } from '../../src/core/config/config-store.js';
 import { registerSecret } from '../../src/core/errors.js';
 import { resolvePrivacy } from '../../src/core/privacy/choice.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';

@@ -3,7 +3,7 @@
 // the same way, in the same words: a failed task, the deadline passing, a stop while waiting.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Settings } from '../../src/core/settings.js';
+import type { Settings } from '../../src/core/config/settings.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { JobRunner } from '../../src/ui/chat/job-runner.js';
 import { retextureJob } from '../../src/ui/chat/retexture-job.js';

@@ -79,7 +79,7 @@ type Modules = {
   runOneShot: typeof import('../../src/cli/oneshot.js').runOneShot;
   ChatSession: typeof import('../../src/core/sessions/chat-session.js').ChatSession;
   SessionStore: typeof import('../../src/core/sessions/store.js').SessionStore;
-  resolveSettings: typeof import('../../src/core/settings.js').resolveSettings;
+  resolveSettings: typeof import('../../src/core/config/settings.js').resolveSettings;
   toMedchatError: typeof import('../../src/core/errors.js').toMedchatError;
   sessionToMarkdown: typeof import('../../src/core/sessions/export.js').sessionToMarkdown;
   sessionToJson: typeof import('../../src/core/sessions/export.js').sessionToJson;
@@ -93,7 +93,7 @@ function load(): Promise<Modules> {
     ...(await import('../../src/cli/oneshot.js')),
     ...(await import('../../src/core/sessions/chat-session.js')),
     ...(await import('../../src/core/sessions/store.js')),
-    ...(await import('../../src/core/settings.js')),
+    ...(await import('../../src/core/config/settings.js')),
     ...(await import('../../src/core/errors.js')),
     ...(await import('../../src/core/sessions/export.js')),
   }))();

@@ -1,4 +1,4 @@
-import type { Settings } from '../../src/core/settings.js';
+import type { Settings } from '../../src/core/config/settings.js';
 
 /** Resolved settings for a test against the double at `baseUrl`: the defaults, then `over`. */
 export function testSettings(baseUrl: string, over: Partial<Settings> = {}): Settings {

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { render } from 'ink-testing-library';
-import type { Settings } from '../../src/core/settings.js';
+import type { Settings } from '../../src/core/config/settings.js';
 import type { ServiceDouble } from '../../src/double/index.js';
 import { testSettings } from './settings.js';
 import { App, type KeyOverlay } from '../../src/ui/App.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { closeCutMarkup } from '../../src/core/markdown/cut-off.js';
+import { closeCutMarkup } from '../../src/core/text/markdown/cut-off.js';
 import { renderMarkdown } from '../../src/ui/text/markdown.js';
 
 const shown = (s: string) => renderMarkdown(closeCutMarkup(s), { width: 80, colour: false });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createElement } from 'react';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
-import { LINK_CLOSE } from '../../src/core/hyperlinks.js';
+import { LINK_CLOSE } from '../../src/core/text/hyperlinks.js';
 import { renderInline, renderMarkdown } from '../../src/ui/text/markdown.js';
 import { CONTINUATION } from '../../src/ui/text/markdown-code.js';
 import { stripAnsi, textWidth } from '../../src/ui/text/width.js';

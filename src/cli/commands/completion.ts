@@ -14,7 +14,7 @@ export function registerCompletion(program: Command): void {
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string) => {
       const { usageError } = await import('../../core/errors.js');
-      const { CONFIG_KEYS } = await import('../../core/config-keys.js');
+      const { CONFIG_KEYS } = await import('../../core/config/config-keys.js');
       const spec = describe(program, Object.keys(CONFIG_KEYS));
       const script = shell === 'bash' ? bashScript(spec) : shell === 'zsh' ? zshScript(spec) : shell === 'fish' ? fishScript(spec) : undefined;
       if (script === undefined) throw usageError(`no completion for "${shell}"; choose bash, zsh or fish`);

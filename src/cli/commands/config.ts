@@ -1,7 +1,7 @@
-import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey } from '../../core/config-keys.js';
-import { ConfigStore } from '../../core/config-store.js';
+import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey } from '../../core/config/config-keys.js';
+import { ConfigStore } from '../../core/config/config-store.js';
 import { usageError } from '../../core/errors.js';
-import { readHiddenLine, readStdinText } from '../../core/stdin.js';
+import { readHiddenLine, readStdinText } from '../../core/io/stdin.js';
 
 /** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
 export async function configCommand(action: string, key: string | undefined, value: string | undefined): Promise<number> {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Settings } from '../../core/settings.js';
-import { composeQuestion } from '../../core/inputs/blocks.js';
-import { stdinLimitFor } from '../../core/stdin.js';
+import type { Settings } from '../../core/config/settings.js';
+import { composeQuestion } from '../../core/request/inputs/blocks.js';
+import { stdinLimitFor } from '../../core/io/stdin.js';
 import { decideEntry, readQuestion } from '../entry-decision.js';
 import { runOneShot } from '../oneshot.js';
 import { samplePng } from '../../demo/demo-retexture.js';

@@ -4,9 +4,9 @@ import { ExitCode } from '../../core/exit-codes.js';
 import { PrivacyGuard } from '../../core/privacy/guard.js';
 import { countByKind, describeCounts } from '../../core/privacy/kinds.js';
 import { findingLines, lineCol } from '../../core/privacy/report.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/sanitize.js';
-import { MIN_STDIN_BYTES, readStdinText } from '../../core/stdin.js';
-import { isTty } from '../../core/terminal.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
+import { MIN_STDIN_BYTES, readStdinText } from '../../core/io/stdin.js';
+import { isTty } from '../../core/io/terminal.js';
 
 /** The largest file `privacy check` reads (notes are kilobytes; a larger file is likely not a note). */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;

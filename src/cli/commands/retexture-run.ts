@@ -2,15 +2,15 @@
  * The `medchat retexture` and `medchat task` commands: flags in, stdout/stderr and an exit code
  * out. Both run the retexture job the chat screen runs (job.ts) and only present it.
  */
-import { ConfigStore } from '../../core/config-store.js';
+import { ConfigStore } from '../../core/config/config-store.js';
 import { MedchatError, usageError } from '../../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../../core/exit-codes.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
-import { redactedJson } from '../../core/secret-redactor.js';
-import { KEY_FLAG_WARNING, resolveSettings } from '../../core/settings.js';
-import { shellQuote } from '../../core/shell-quote.js';
-import { abortOnStopSignals, exitCodeForSignal } from '../../core/signals.js';
-import { colourAllowed, isTty } from '../../core/terminal.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
+import { redactedJson } from '../../core/config/secret-redactor.js';
+import { KEY_FLAG_WARNING, resolveSettings } from '../../core/config/settings.js';
+import { shellQuote } from '../../core/text/shell-quote.js';
+import { abortOnStopSignals, exitCodeForSignal } from '../../core/io/signals.js';
+import { colourAllowed, isTty } from '../../core/io/terminal.js';
 import { extensionMismatch, outputPathFor, writeFileAtomic } from '../../core/retexture/download.js';
 import { parseMaxImageMb } from '../../core/retexture/image-input.js';
 import { runRetextureJob, type KnownTask, type NewRetexture, type RetextureJobResult } from '../../core/retexture/job.js';

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../../core/errors.js';
 import { writeUserFile } from '../../core/io/user-file.js';
-import { BUILTIN_ROLES } from '../../core/roles/builtins.js';
-import { ROLE_NAME, RoleFileError, parseRole } from '../../core/roles/role.js';
-import { listRoles, rolesDir } from '../../core/roles/store.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/sanitize.js';
-import { isTty } from '../../core/terminal.js';
+import { BUILTIN_ROLES } from '../../core/request/roles/builtins.js';
+import { ROLE_NAME, RoleFileError, parseRole } from '../../core/request/roles/role.js';
+import { listRoles, rolesDir } from '../../core/request/roles/store.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
+import { isTty } from '../../core/io/terminal.js';
 
 /** Role files are the user's own text: exact on a pipe, sanitised on a terminal. */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);

@@ -1,8 +1,8 @@
 import { usageError } from '../../core/errors.js';
-import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/sanitize.js';
+import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
 import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../../core/sessions/export.js';
 import { SessionStore } from '../../core/sessions/store.js';
-import { isTty } from '../../core/terminal.js';
+import { isTty } from '../../core/io/terminal.js';
 import { formatListTime } from '../../core/text/format.js';
 
 /**

@@ -20,18 +20,18 @@
  * exists (files too big for the window) is. Events go to a callback, not through one more async
  * generator: a long answer is tens of thousands of events, and each hop costs CPU on every one.
  */
-import type { Usage } from '../chat-events.js';
-import type { WireMessage } from '../chat-request.js';
-import type { Turn } from '../conversation.js';
+import type { Usage } from '../chat/chat-events.js';
+import type { WireMessage } from '../chat/chat-request.js';
+import type { Turn } from '../context/conversation.js';
 import { redactSecrets, toMedchatError, type MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { InputFile } from '../inputs/files.js';
-import { refuseFilesThatCannotFit } from '../inputs/fit.js';
+import type { InputFile } from '../request/inputs/files.js';
+import { refuseFilesThatCannotFit } from '../request/inputs/fit.js';
 import type { PrivacyChoice } from '../privacy/choice.js';
 import type { GuardedQuestion, SessionPrivacy } from '../privacy/session-privacy.js';
 import type { Mark, PutBack } from '../privacy/restore.js';
-import type { Finished } from '../request-plan.js';
-import { addUsage } from '../schema/report.js';
+import type { Finished } from '../request/request-plan.js';
+import { addUsage } from '../request/schema/report.js';
 import type { ChatSession, SendOptions, SessionEvent } from '../sessions/chat-session.js';
 import { schemaStep, type RepairEvent, type SchemaPlan } from './repair.js';
 

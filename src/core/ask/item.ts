@@ -9,7 +9,7 @@
  */
 import type { Kind } from '../privacy/kinds.js';
 import type { GuardedQuestion, SessionPrivacy } from '../privacy/session-privacy.js';
-import type { RequestPlan } from '../request-plan.js';
+import type { RequestPlan } from '../request/request-plan.js';
 import { ChatSession } from '../sessions/chat-session.js';
 
 interface ItemConversation {

@@ -5,7 +5,7 @@
  * answer stays in the conversation); the second is checked and kept, whatever it is. Never more
  * than one repair.
  */
-import type { Finished, RequestPlan } from '../request-plan.js';
+import type { Finished, RequestPlan } from '../request/request-plan.js';
 
 export type SchemaPlan = Pick<RequestPlan, 'finish' | 'repairRequest'>;
 

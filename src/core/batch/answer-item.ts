@@ -6,16 +6,16 @@
  * ended early (max-tokens, a content filter, no text), an invalid one for the schema, and a failed
  * request are lines with an `error`; what arrived is kept in them.
  */
-import type { ChatEvent, Usage } from '../chat-events.js';
-import type { CallOptions } from '../chat-client.js';
+import type { ChatEvent, Usage } from '../chat/chat-events.js';
+import type { CallOptions } from '../chat/chat-client.js';
 import { ask, openPrivacy, type Answer } from '../ask/ask.js';
 import { itemConversation } from '../ask/item.js';
 import { MedchatError, toMedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { PrivacyChoice } from '../privacy/choice.js';
 import type { Kind } from '../privacy/kinds.js';
-import type { Planner } from '../request-plan.js';
-import { schemaJsonFields } from '../schema/report.js';
+import type { Planner } from '../request/request-plan.js';
+import { schemaJsonFields } from '../request/schema/report.js';
 import type { BatchItem } from './items.js';
 
 export interface AnswerRecord {

@@ -4,7 +4,7 @@
  *   each with an optional `"system"`; other keys are ignored (a study's own metadata may ride along);
  * - `--lines`: each non-blank line is a question, and its line number is its id.
  */
-import type { WireMessage } from '../chat-request.js';
+import type { WireMessage } from '../chat/chat-request.js';
 
 export interface BatchItem {
   /** As given: a string or an integer. */

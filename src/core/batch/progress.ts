@@ -1,4 +1,4 @@
-import { dim } from '../terminal.js';
+import { dim } from '../io/terminal.js';
 import { formatDuration, formatTokens } from '../text/format.js';
 import type { BatchStats } from './scheduler.js';
 

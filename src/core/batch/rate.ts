@@ -1,4 +1,4 @@
-import type { Throttle } from '../chat-retries.js';
+import type { Throttle } from '../chat/chat-retries.js';
 
 /**
  * How many requests a batch keeps in flight, and when it may send the next one: additive increase,

@@ -7,11 +7,11 @@
  * when a write fails, or when nothing can succeed (the key refused, an unknown model:
  * answer-item.ts; the service down: OUTAGE_KINDS).
  */
-import type { Usage } from '../chat-events.js';
-import type { Throttle } from '../chat-retries.js';
+import type { Usage } from '../chat/chat-events.js';
+import type { Throttle } from '../chat/chat-retries.js';
 import { MedchatError, toMedchatError } from '../errors.js';
 import type { PrivacyChoice } from '../privacy/choice.js';
-import type { Planner } from '../request-plan.js';
+import type { Planner } from '../request/request-plan.js';
 import { answerItem, type AnswerRecord, type PrivacyTally } from './answer-item.js';
 import type { BatchItem } from './items.js';
 import { RateControl, type LimitChange } from './rate.js';

@@ -3,9 +3,9 @@
  * the chat screen, batch): `--privacy`, else config `privacy` (or its environment variable), else
  * warn; `--shift-dates` only with redact. Loads none of the guard itself.
  */
-import type { ConfigStore } from '../config-store.js';
+import type { ConfigStore } from '../config/config-store.js';
 import { usageError } from '../errors.js';
-import { resolveValue } from '../settings.js';
+import { resolveValue } from '../config/settings.js';
 import type { PrivacyMode } from './guard.js';
 
 export interface PrivacyChoice {

@@ -12,7 +12,7 @@
  *   const answer = p.answer(mark);          // answer.push(chunk) → text to show; answer.end()
  *   p.finish(turn, answer);                 // turn.privacy.shown; then save the session
  */
-import type { Turn } from '../conversation.js';
+import type { Turn } from '../context/conversation.js';
 import type { PrivacyChoice } from './choice.js';
 import { PrivacyGuard, guardOutgoing, type Outgoing, type PrivacyMode } from './guard.js';
 import type { Mark, PutBack } from './restore.js';

@@ -1,11 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { getFetch } from '../http.js';
+import { getFetch } from '../net/http.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { toWriteError, writeFileAtomic as writeFileAtomicSync } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../text/shell-quote.js';
 import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
 import { DOWNLOAD_IDLE_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestTimedOut, serviceText, type ServiceConnection } from './service-http.js';

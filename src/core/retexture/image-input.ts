@@ -2,7 +2,7 @@ import fs, { promises as fsp } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';

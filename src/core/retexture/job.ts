@@ -11,8 +11,8 @@
  */
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { proxyFor } from '../http.js';
-import { shellQuote } from '../shell-quote.js';
+import { proxyFor } from '../net/http.js';
+import { shellQuote } from '../text/shell-quote.js';
 import { formatDuration } from '../text/format.js';
 import { CommandDeadline } from './deadline.js';
 import { downloadImage, resolveImageUrl, type DownloadedImage } from './download.js';

@@ -1,4 +1,4 @@
-import { sanitizeForTerminal } from '../sanitize.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
 import { formatSeconds } from '../text/format.js';
 import type { TaskUpdate } from './task-poll.js';
 

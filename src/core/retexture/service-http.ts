@@ -1,11 +1,11 @@
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { JsonSyntaxError, parseJsonLossless } from './task-id.js';
-import { causeCode, causeMessages, describeConnectionFailure, hostOf, proxyAuthError } from '../network-errors.js';
-import { getFetch, proxyFor } from '../http.js';
-import { sanitizeForTerminal } from '../sanitize.js';
+import { causeCode, causeMessages, describeConnectionFailure, hostOf, proxyAuthError } from '../net/network-errors.js';
+import { getFetch, proxyFor } from '../net/http.js';
+import { sanitizeForTerminal } from '../text/sanitize.js';
 import { formatDuration } from '../text/format.js';
-import { refusedKeyError, type KeySource } from '../api-key.js';
+import { refusedKeyError, type KeySource } from '../config/api-key.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 
 export { hostOf };

@@ -1,6 +1,6 @@
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../text/shell-quote.js';
 import { formatDuration } from '../text/format.js';
 import { CommandDeadline } from './deadline.js';
 import { bodyReason, callService, describeHttpFailure, isTransient, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';

@@ -4,15 +4,15 @@
  * question at once, the answer at least once a second while it streams, and at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { completeChat, endedEarly, streamChat, type CallOptions } from '../chat-client.js';
-import type { ChatEvent, ChatResult } from '../chat-events.js';
-import type { WireMessage } from '../chat-request.js';
-import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context.js';
-import { Conversation, endedStatus, type Turn } from '../conversation.js';
+import { completeChat, endedEarly, streamChat, type CallOptions } from '../chat/chat-client.js';
+import type { ChatEvent, ChatResult } from '../chat/chat-events.js';
+import type { WireMessage } from '../chat/chat-request.js';
+import { ContextManager, describeCompaction, emptyContextState, type Compaction, type Prepared, type TokenBreakdown } from '../context/context.js';
+import { Conversation, endedStatus, type Turn } from '../context/conversation.js';
 import { MedchatError, toMedchatError, usageError } from '../errors.js';
-import { EventRedactor } from '../redact-events.js';
-import type { Settings } from '../settings.js';
-import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../tokens.js';
+import { EventRedactor } from '../chat/redact-events.js';
+import type { Settings } from '../config/settings.js';
+import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../context/tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
 
 export type SessionEvent = ChatEvent | { type: 'compacted'; compaction: Compaction; text: string };

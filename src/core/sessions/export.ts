@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeCompaction } from '../context.js';
+import { describeCompaction } from '../context/context.js';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { FileOps } from '../io/file-ops.js';
 import { writeUserFile } from '../io/user-file.js';
-import { jsonForTerminal } from '../sanitize.js';
+import { jsonForTerminal } from '../text/sanitize.js';
 import type { ChatSession } from './chat-session.js';
 import { SESSION_FORMAT, SESSION_VERSION, titleFor, type SessionData, type SessionStore } from './store.js';
 

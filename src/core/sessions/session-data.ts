@@ -1,5 +1,5 @@
-import type { ContextState } from '../context.js';
-import type { Turn } from '../conversation.js';
+import type { ContextState } from '../context/context.js';
+import type { Turn } from '../context/conversation.js';
 
 /** The shape of a session file (store.ts reads and writes it; session-merge.ts merges two). */
 export const SESSION_FORMAT = 'medchat-session';

@@ -4,7 +4,7 @@
  * it with what this process has: each process writes only its own turns, and takes every other
  * turn from the file, so no question or answer is lost whoever saves last.
  */
-import type { ContextState } from '../context.js';
+import type { ContextState } from '../context/context.js';
 import type { SessionData, StoredTurn } from './session-data.js';
 
 export interface MergeScope {

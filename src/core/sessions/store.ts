@@ -10,14 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ContextState } from '../context.js';
-import type { Turn } from '../conversation.js';
+import type { ContextState } from '../context/context.js';
+import type { Turn } from '../context/conversation.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
-import { dataDir } from '../paths.js';
+import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
 

@@ -4,7 +4,7 @@
  * usage, status) and saves it; this only renders it, and shows the status the pipeline decided.
  */
 import { answer, type AskEvent, type Posed } from '../../core/ask/ask.js';
-import type { Turn } from '../../core/conversation.js';
+import type { Turn } from '../../core/context/conversation.js';
 import { toMedchatError, type MedchatError } from '../../core/errors.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import { changeOf, finishLive, reduceLive, startLive, type FinishedTurn, type TurnOutcome } from './live-turn.js';

@@ -1,4 +1,4 @@
-import type { TokenBreakdown } from '../../core/context.js';
+import type { TokenBreakdown } from '../../core/context/context.js';
 import type { Meter } from '../text/format.js';
 import { meterFrom } from '../session-items.js';
 

@@ -1,5 +1,5 @@
 import type { PrivacyChoice } from '../../core/privacy/choice.js';
-import type { ActiveRole } from '../../core/roles/active.js';
+import type { ActiveRole } from '../../core/request/roles/active.js';
 import type { SessionStore } from '../../core/sessions/store.js';
 import type { SlashCommand } from '../commands/types.js';
 

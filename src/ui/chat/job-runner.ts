@@ -1,5 +1,5 @@
 import { toMedchatError } from '../../core/errors.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { JobState } from './screen-state.js';
 
 interface JobHooks {

@@ -7,10 +7,10 @@
  * transcript as soon as they are finished, so the live region holds only the paragraph being
  * written. The reasoning is folded into one printed item when the answer begins.
  */
-import type { Usage } from '../../core/chat-events.js';
-import type { TurnStatus } from '../../core/conversation.js';
-import { closeCutMarkup } from '../../core/markdown/cut-off.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
+import type { Usage } from '../../core/chat/chat-events.js';
+import type { TurnStatus } from '../../core/context/conversation.js';
+import { closeCutMarkup } from '../../core/text/markdown/cut-off.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import { formatDuration, formatSeconds, formatTokens, tokensWord } from '../../core/text/format.js';
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import { lastSafeSplit } from '../text/split.js';

@@ -6,11 +6,11 @@
  * answer's values back (the screen marks them ⟦like this⟧). The guard's code is loaded when the
  * first question is about to be sent, not at start-up. No I/O, no React.
  */
-import type { Turn } from '../../core/conversation.js';
+import type { Turn } from '../../core/context/conversation.js';
 import type { PrivacyChoice } from '../../core/privacy/choice.js';
 import type { SessionPrivacy } from '../../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { PrivacyAskView } from './screen-state.js';
 
 /** What the gate needs of the chat screen. */

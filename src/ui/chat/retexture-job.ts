@@ -1,5 +1,5 @@
-import { sanitizeForTerminal } from '../../core/sanitize.js';
-import type { Settings } from '../../core/settings.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
+import type { Settings } from '../../core/config/settings.js';
 import type { NewItem } from './screen-state.js';
 
 interface RetextureHost {

@@ -4,8 +4,8 @@
  * What is printed once (Ink `<Static>`) is `items`, append-only. The streaming turn lives in
  * `live`; as its answer grows past the live limit, finished paragraphs move into `items`.
  */
-import type { Usage } from '../../core/chat-events.js';
-import type { TurnStatus } from '../../core/conversation.js';
+import type { Usage } from '../../core/chat/chat-events.js';
+import type { TurnStatus } from '../../core/context/conversation.js';
 import type { Meter } from '../text/format.js';
 
 export type StaticItem =

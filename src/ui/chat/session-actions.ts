@@ -1,10 +1,10 @@
-import type { TokenBreakdown } from '../../core/context.js';
-import type { Conversation, Turn } from '../../core/conversation.js';
+import type { TokenBreakdown } from '../../core/context/context.js';
+import type { Conversation, Turn } from '../../core/context/conversation.js';
 import type { MedchatError } from '../../core/errors.js';
-import { sanitizeForTerminal } from '../../core/sanitize.js';
+import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import { ChatSession } from '../../core/sessions/chat-session.js';
 import { SessionStore } from '../../core/sessions/store.js';
-import type { Settings } from '../../core/settings.js';
+import type { Settings } from '../../core/config/settings.js';
 import { breakdownText, itemsForTurns, resumedLine, sessionListText } from '../session-items.js';
 import { statsText } from './live-turn.js';
 import type { NewItem } from './screen-state.js';

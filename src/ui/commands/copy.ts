@@ -1,4 +1,4 @@
-import { codeBlocks } from '../../core/markdown/code-blocks.js';
+import { codeBlocks } from '../../core/text/markdown/code-blocks.js';
 import { copyText, describeCopy, systemClipboard } from '../clipboard.js';
 import { exportSourceFor, sessionToMarkdown } from '../../core/sessions/export.js';
 import type { SlashCommand } from './types.js';

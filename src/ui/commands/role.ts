@@ -1,5 +1,5 @@
-import { currentRoleSettings, roleSettings } from '../../core/roles/active.js';
-import { listRoles, loadRole } from '../../core/roles/store.js';
+import { currentRoleSettings, roleSettings } from '../../core/request/roles/active.js';
+import { listRoles, loadRole } from '../../core/request/roles/store.js';
 import { wrapLine } from '../text/width.js';
 import { twoColumns } from './help.js';
 import type { SlashCommand } from './types.js';

@@ -1,8 +1,8 @@
-import type { Conversation } from '../../core/conversation.js';
-import type { ActiveRole, RoleSettings } from '../../core/roles/active.js';
+import type { Conversation } from '../../core/context/conversation.js';
+import type { ActiveRole, RoleSettings } from '../../core/request/roles/active.js';
 import type { ChatSession } from '../../core/sessions/chat-session.js';
 import type { SessionStore } from '../../core/sessions/store.js';
-import type { Settings } from '../../core/settings.js';
+import type { Settings } from '../../core/config/settings.js';
 import type { ChatSnapshot } from '../chat/screen-state.js';
 
 /**

@@ -1,5 +1,5 @@
-import { safeLinkTarget } from '../../core/hyperlinks.js';
-import { decodeEntities, decodeEntity, ENTITY } from '../../core/markdown/entities.js';
+import { safeLinkTarget } from '../../core/text/hyperlinks.js';
+import { decodeEntities, decodeEntity, ENTITY } from '../../core/text/markdown/entities.js';
 
 /** The SGR colours and styles the Markdown renderer uses (its only escape codes besides links). */
 const SGR = {
@@ -46,7 +46,7 @@ export class LinkTable {
 
 const LINK_MARK = /^\x1b\[58;5;(\d+)m$/;
 
-/** Lines with link marks made into OSC 8 links (`open`/`close` from src/core/hyperlinks.ts); the marks are removed. */
+/** Lines with link marks made into OSC 8 links (`open`/`close` from src/core/text/hyperlinks.ts); the marks are removed. */
 export function applyLinks(lines: string[], links: LinkTable, open: (target: string) => string, close: string): string[] {
   if (links.targets.length === 0) return lines;
   let want = -1; // the link the text is in, carried from row to row

@@ -1,4 +1,4 @@
-import { splitRow } from '../../core/markdown/blocks.js';
+import { splitRow } from '../../core/text/markdown/blocks.js';
 import { type LinkTable, renderInline, styler } from './markdown-inline.js';
 import { textWidth, wrapLine } from './width.js';
 

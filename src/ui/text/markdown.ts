@@ -7,8 +7,8 @@
  * has to re-wrap it; a URL is never broken at a word boundary (it moves to a row of its own), and
  * a code line too long for the screen is cut at the edge with a `↪` on each row that continues it.
  */
-import { LINK_CLOSE, linkOpen } from '../../core/hyperlinks.js';
-import { parseBlocks } from '../../core/markdown/blocks.js';
+import { LINK_CLOSE, linkOpen } from '../../core/text/hyperlinks.js';
+import { parseBlocks } from '../../core/text/markdown/blocks.js';
 import { codeRows } from './markdown-code.js';
 import { applyLinks, LinkTable, renderInline, styler } from './markdown-inline.js';
 import { renderTable } from './markdown-table.js';
@@ -20,7 +20,7 @@ export { renderInline } from './markdown-inline.js';
 interface MarkdownOptions {
   width: number;
   colour?: boolean;
-  /** Make links clickable with OSC 8 (only where the terminal is known to support it: see core/hyperlinks.ts). */
+  /** Make links clickable with OSC 8 (only where the terminal is known to support it: see core/text/hyperlinks.ts). */
   hyperlinks?: boolean;
   /**
    * An address longer than the width keeps a row of its own, uncut, for the terminal to wrap (the

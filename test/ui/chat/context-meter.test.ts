@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TokenBreakdown } from '../../../src/core/context.js';
+import type { TokenBreakdown } from '../../../src/core/context/context.js';
 import { ContextMeter } from '../../../src/ui/chat/context-meter.js';
 
 // The meter alone: counted once per change, the draft included.

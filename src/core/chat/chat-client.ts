@@ -1,0 +1,347 @@
+import OpenAI, { APIError } from 'openai';
+import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
+import { partialAnswer, readBodyText, resultFromChunks } from './whole-answer.js';
+import { buildChatBody, type WireMessage } from './chat-request.js';
+import type { ChatEvent, ChatResult } from './chat-events.js';
+import { MedchatError } from '../errors.js';
+import { EventStreamReader } from './event-stream.js';
+import { ExitCode } from '../exit-codes.js';
+import { httpFetch } from '../net/http-transport.js';
+import { describeServiceError } from './service-errors.js';
+import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
+import type { Settings } from '../config/settings.js';
+import { ThinkTagSplitter } from './think-tags.js';
+import { STREAM_LIMITS, WHOLE_ANSWER_LIMITS, WireMonitor, type WireLimits } from './wire-monitor.js';
+
+export type { CallOptions } from './chat-retries.js';
+
+export type ClientSettings = Pick<
+  Settings,
+  'baseUrl' | 'apiKey' | 'model' | 'maxTokens' | 'thinking' | 'temperature' | 'topP' | 'idleTimeoutMs'
+>;
+
+interface Exchange {
+  client: OpenAI;
+  monitor: WireMonitor;
+  controller: AbortController;
+  dispose: () => void;
+}
+
+/** One SDK client per request: its fetch is wrapped by a monitor that belongs to that request. */
+async function openExchange(settings: ClientSettings, signal: AbortSignal | undefined, limits: WireLimits): Promise<Exchange> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) controller.abort(signal.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // node:http (cheapest per chunk), which also takes the proxy if one is set.
+  const monitor = new WireMonitor(settings.idleTimeoutMs, (why) => controller.abort(new Error(why === 'idle' ? 'idle timeout' : 'too much data')), httpFetch, limits);
+  const client = new OpenAI({
+    apiKey: settings.apiKey,
+    baseURL: `${settings.baseUrl}/v1`,
+    maxRetries: 0, // retries are ours: bounded, and a huge retry-after is not obeyed blindly
+    timeout: settings.idleTimeoutMs + 5_000, // our idle monitor fires first
+    logLevel: 'off',
+    fetch: monitor.fetch,
+    defaultHeaders: { 'User-Agent': 'medchat' },
+  });
+  return {
+    client,
+    monitor,
+    controller,
+    dispose: () => {
+      monitor.stop();
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+
+/**
+ * An answer the service ended early, as the error that says so (exit 8), or undefined when it
+ * ended normally: cut off at max-tokens (`length`), stopped by a content filter, or ended without
+ * any answer text (only reasoning, or nothing). What did arrive is kept and shown anyway. Its kind
+ * is 'incomplete': the session and the chat screen keep the turn as an incomplete answer.
+ */
+export function endedEarly(
+  settings: Pick<ClientSettings, 'maxTokens'>,
+  answer: { finishReason?: string | null; content: string; reasoning: string },
+): MedchatError | undefined {
+  const reason = answer.finishReason ?? undefined;
+  if (reason === 'length') {
+    return new MedchatError(
+      `the answer was cut off at --max-tokens ${settings.maxTokens} (finish_reason length); raise --max-tokens or ask for less`,
+      ExitCode.endedEarly,
+      'incomplete',
+    );
+  }
+  if (reason === 'content_filter') {
+    return new MedchatError('the service stopped the answer with its content filter (finish_reason content_filter); rephrase the question', ExitCode.endedEarly, 'incomplete');
+  }
+  if (!answer.content.trim()) {
+    return new MedchatError(
+      answer.reasoning.trim()
+        ? `the service ended with reasoning but no answer text (finish_reason ${reason ?? 'none'}); ask again, or raise --max-tokens`
+        : `the service ended without any answer text (finish_reason ${reason ?? 'none'}); ask again`,
+      ExitCode.endedEarly,
+      'incomplete',
+    );
+  }
+  return undefined;
+}
+
+/** Raise the monitor's verdict (idle, too much) as the one error that says it, if it gave up. */
+function monitorVerdict(ex: Exchange | undefined, settings: ClientSettings, midAnswer: boolean): MedchatError | undefined {
+  const m = ex?.monitor;
+  if (!m) return undefined;
+  if (m.tooMuch) {
+    const what =
+      m.tooMuch === 'event'
+        ? `one event of over ${m.limits.eventBytes / 1024 / 1024} MB without an end`
+        : `over ${m.limits.bodyBytes / 1024 / 1024} MB for one answer`;
+    return new MedchatError(`the service sent too much (${what}); stopped reading${midAnswer ? ', the answer is incomplete' : ''}, try again later`, ExitCode.failure, 'too-much');
+  }
+  if (m.idleExpired) {
+    return new MedchatError(
+      midAnswer
+        ? `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`
+        : `no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`,
+      midAnswer ? ExitCode.incomplete : ExitCode.failure,
+      midAnswer ? 'incomplete' : 'timeout',
+    );
+  }
+  return undefined;
+}
+
+/** A response that is one JSON completion, not events (some services answer a stream request so). */
+const isWholeJson = (type: string) => /json/i.test(type) && !/event-stream/i.test(type);
+
+/**
+ * Stream one answer as typed events. Ends with an `end` event when the answer is complete;
+ * throws a MedchatError otherwise (after yielding whatever arrived), with exit code 4 when the
+ * stream was cut off, 8 when the service ended it early (see `endedEarly`) and 130 when
+ * `signal` stopped it. `[DONE]`, or a finish reason with the usage, ends the answer even if the
+ * service leaves the response open.
+ */
+export async function* streamChat(
+  settings: ClientSettings,
+  messages: readonly WireMessage[],
+  opts: CallOptions = {},
+): AsyncGenerator<ChatEvent, void> {
+  const body = buildChatBody(settings, messages, true);
+  let ex: Exchange | undefined;
+  let midAnswer = false;
+  const splitter = new ThinkTagSplitter(settings.thinking);
+  try {
+    const response = yield* withRetries(settings, opts, async () => {
+      ex?.dispose();
+      ex = await openExchange(settings, opts.signal, STREAM_LIMITS);
+      return ex.client.chat.completions.create(body, { signal: ex.controller.signal }).asResponse();
+    });
+    const exchange = ex!;
+    let sawReasoningField = false;
+    let finishReason: string | undefined;
+    let id: string | undefined;
+    let model: string | undefined;
+    let chunks = 0;
+    // All `endedEarly` asks of the answer and the reasoning is whether they are blank: the first piece of each that
+    // is not blank is kept (trimmed), not the whole text.
+    let someContent = '';
+    let someReasoning = '';
+    const keep = (piece: { kind: 'content' | 'reasoning'; text: string }) => {
+      if (piece.kind === 'content') someContent ||= piece.text.trim();
+      else someReasoning ||= piece.text.trim();
+    };
+    // Whichever shape the service chose: events, or one JSON completion.
+    const type = response.headers.get('content-type') ?? '';
+    const wholeCompletion = isWholeJson(type);
+    // Events are read in the loop itself, every chunk a piece of the body completes at once (no generator between).
+    const events = wholeCompletion ? undefined : new EventStreamReader(response, exchange.controller);
+    try {
+      let batch = events ? await events.next() : chunksFromBody(await response.text(), type);
+      read: for (; batch; batch = await events?.next()) {
+        for (const raw of batch) {
+          chunks++;
+          if (!raw || typeof raw !== 'object' || !Array.isArray(raw.choices)) {
+            if (raw && typeof raw === 'object' && (raw.error !== undefined || raw.message !== undefined)) {
+              throw new APIError(undefined, raw.error ?? raw, undefined, undefined);
+            }
+            if (raw?.usage) yield { type: 'usage', usage: raw.usage };
+            if (raw?.usage && finishReason) break read; // the answer is over, whether or not [DONE] follows
+            continue;
+          }
+          id ??= raw.id;
+          model ??= raw.model;
+          const choice = firstChoice(raw);
+          if (choice) {
+            const delta = choice.delta ?? choice.message ?? {}; // a whole completion sent as one event
+            const reasoning = textOf(delta.reasoning_content ?? delta.reasoning);
+            if (reasoning) {
+              sawReasoningField = true;
+              midAnswer = true;
+              someReasoning ||= reasoning.trim();
+              yield { type: 'reasoning', text: reasoning };
+            }
+            const text = textOf(delta.content);
+            if (text) {
+              midAnswer = true;
+              if (sawReasoningField) {
+                someContent ||= text.trim();
+                yield { type: 'content', text };
+              } else {
+                for (const piece of splitter.push(text)) {
+                  keep(piece);
+                  yield { type: piece.kind, text: piece.text };
+                }
+              }
+            }
+            if (choice.finish_reason) finishReason = choice.finish_reason;
+          }
+          if (raw.usage) yield { type: 'usage', usage: raw.usage };
+          if (raw.usage && finishReason) break read; // the answer is over, whether or not [DONE] follows
+        }
+      }
+    } finally {
+      events?.cancel(); // a body not read to its end (the answer was over, or failed) is closed
+    }
+    for (const piece of splitter.end()) {
+      keep(piece);
+      yield { type: piece.kind, text: piece.text };
+    }
+    if (finishReason) yield { type: 'finish', reason: finishReason };
+    if (opts.signal?.aborted) throw interrupted();
+    const verdict = finishReason && exchange.monitor.idleExpired ? undefined : monitorVerdict(exchange, settings, midAnswer);
+    if (verdict) throw verdict;
+    // A whole JSON completion (sent to a stream request) that parsed is complete, finish_reason or not.
+    if (!exchange.monitor.sawDone && !finishReason && !(wholeCompletion && chunks > 0)) {
+      // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
+      if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
+        throw new MedchatError('the service replied with something that is not an answer stream', ExitCode.failure, 'malformed');
+      }
+      if (chunks === 0) throw new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network');
+      throw new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete');
+    }
+    const early = endedEarly(settings, { finishReason, content: someContent, reasoning: someReasoning });
+    if (early) throw early;
+    yield { type: 'end', id, model, finishReason };
+  } catch (err) {
+    // Whatever was held back to look for a </think> still arrived: hand it over before failing.
+    for (const piece of splitter.end()) yield { type: piece.kind, text: piece.text };
+    if (opts.signal?.aborted) throw interrupted();
+    if (!(err instanceof MedchatError) || err.kind === 'interrupted') {
+      const verdict = monitorVerdict(ex, settings, midAnswer);
+      if (verdict) throw verdict;
+    }
+    throw describeServiceError(err, { ...settings, midAnswer });
+  } finally {
+    ex?.controller.abort();
+    ex?.dispose();
+  }
+}
+
+/**
+ * A whole answer in one response (`--no-stream`, and the summarising request). Returns what the
+ * service sent, including a `finishReason` of `length` (the caller decides, see `endedEarly`).
+ */
+export async function completeChat(
+  settings: ClientSettings,
+  messages: readonly WireMessage[],
+  opts: CallOptions = {},
+  onEvent?: (e: ChatEvent) => void,
+): Promise<ChatResult> {
+  const body = buildChatBody(settings, messages, false);
+  let ex: Exchange | undefined;
+  let bodyRead = false; // the whole body arrived: nothing left open to close
+  try {
+    const gen = withRetries(settings, opts, async () => {
+      ex?.dispose();
+      ex = await openExchange(settings, opts.signal, WHOLE_ANSWER_LIMITS);
+      return ex.client.chat.completions.create(body, { signal: ex.controller.signal }).asResponse();
+    });
+    let step = await gen.next();
+    while (!step.done) {
+      onEvent?.(step.value);
+      step = await gen.next();
+    }
+    const response = step.value as Response;
+    if (/event-stream/i.test(response.headers.get('content-type') ?? '')) return await resultFromEventStream(response, ex!, settings);
+    const text = await readBodyText(response);
+    bodyRead = true;
+    if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
+      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+    }
+    const result = resultFromChunks(chunksFromBody(text, response.headers.get('content-type') ?? ''), settings.thinking);
+    if (!result) {
+      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+    }
+    return result;
+  } catch (err) {
+    // Events sent to a whole-answer request and cut off: what arrived is kept with the error.
+    const partial = partialAnswer(err, settings.thinking);
+    if (partial) {
+      const failure = opts.signal?.aborted ? interrupted() : (monitorVerdict(ex, settings, true) ?? describeServiceError(err, { ...settings, midAnswer: true }));
+      throw Object.assign(failure, { partial });
+    }
+    if (opts.signal?.aborted) throw interrupted();
+    if (!(err instanceof MedchatError) || err.kind === 'interrupted') {
+      const verdict = monitorVerdict(ex, settings, false);
+      if (verdict) throw verdict;
+    }
+    if (err instanceof SyntaxError) {
+      // A whole-answer body that is cut short or empty (JSON.parse failed).
+      const empty = ex?.monitor.bytesReceived === 0;
+      throw new MedchatError(`the service sent ${empty ? 'an empty' : 'a malformed'} response; try again`, ExitCode.failure, 'malformed');
+    }
+    throw describeServiceError(err, settings);
+  } finally {
+    // Aborting costs two DOMExceptions (ours and the SDK's); a batch makes thousands of these calls.
+    if (!bodyRead) ex?.controller.abort();
+    ex?.dispose();
+  }
+}
+
+/**
+ * Events sent to a whole-answer request (`--no-stream`): read as a stream, so `[DONE]`, or a
+ * finish reason with the usage, ends the answer even if the service leaves the response open,
+ * and an answer cut off keeps what arrived (on the error, as `partialResult`).
+ */
+async function resultFromEventStream(response: Response, ex: Exchange, settings: ClientSettings): Promise<ChatResult> {
+  const chunks: RawChunk[] = [];
+  let finished = false;
+  let ended = false;
+  const keepPartial = (err: unknown) => {
+    const partial = resultFromChunks(chunks, settings.thinking);
+    if (partial && (partial.content || partial.reasoning) && err && typeof err === 'object') Object.assign(err, { partialResult: partial });
+    return err;
+  };
+  const events = new EventStreamReader(response, ex.controller);
+  try {
+    read: for (let batch = await events.next(); batch; batch = await events.next()) {
+      for (const raw of batch) {
+        if (raw && typeof raw === 'object' && !Array.isArray(raw.choices) && (raw.error !== undefined || raw.message !== undefined)) {
+          throw new APIError(undefined, (raw.error ?? raw) as object, undefined, undefined);
+        }
+        chunks.push(raw);
+        if (raw && typeof raw === 'object' && firstChoice(raw)?.finish_reason) finished = true;
+        if (raw?.usage && finished) {
+          ended = true;
+          break read;
+        }
+      }
+    }
+  } catch (err) {
+    throw keepPartial(err);
+  } finally {
+    events.cancel();
+  }
+  const result = resultFromChunks(chunks, settings.thinking);
+  if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+  if (!ended && !finished && !ex.monitor.sawDone) {
+    const cut = result.content || result.reasoning;
+    throw keepPartial(
+      cut
+        ? new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete')
+        : new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network'),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,35 @@
+/**
+ * How a schema answer is reported: the fields `--json` adds, and the stderr lines after a
+ * failure (the validation errors, one a line, capped, and where the raw answer is kept).
+ */
+import type { Usage } from '../../chat/chat-events.js';
+import type { Finished } from '../request-plan.js';
+import { capLines } from './check.js';
+
+const MAX_ERROR_LINES = 10;
+
+export function schemaJsonFields(finished: Finished | undefined, attempts: number): Record<string, unknown> {
+  return {
+    value: finished?.ok ? (finished.value ?? null) : null,
+    valid: Boolean(finished?.ok),
+    schema_errors: finished && !finished.ok ? finished.errors : [],
+    attempts,
+  };
+}
+
+export function schemaFailureLines(errors: readonly string[], opts: { json: boolean; kept?: string }): string[] {
+  const lines = capLines(errors, MAX_ERROR_LINES).map((e) => `  ${e}`);
+  if (opts.json) lines.push('  the raw answer is in "content" above');
+  else if (opts.kept) lines.push(`  the raw answer is kept: ${opts.kept} (or run again with --json to get it in "content")`);
+  else lines.push('  run again with --json to get the raw answer in "content"');
+  return lines;
+}
+
+export function addUsage(a: Usage | undefined, b: Usage): Usage {
+  if (!a) return b;
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: (a.total_tokens ?? a.prompt_tokens + a.completion_tokens) + (b.total_tokens ?? b.prompt_tokens + b.completion_tokens),
+  };
+}

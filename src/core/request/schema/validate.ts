@@ -1,0 +1,67 @@
+/**
+ * JSON Schema validation (draft 2020-12) with ajv's 2020 build. ajv and its generated code are
+ * loaded only when a schema is in use (`compileSchema` imports them), so start-up without
+ * `--schema` pays nothing for them.
+ */
+import { usageError } from '../../errors.js';
+import type { SchemaSpec } from './source.js';
+
+export interface CompiledSchema {
+  spec: SchemaSpec;
+  /** Validation errors for `value`, one readable line each (empty: valid). */
+  validate(value: unknown): string[];
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promise<CompiledSchema> {
+  const declared = typeof spec.schema === 'object' ? spec.schema.$schema : undefined;
+  if (declared !== undefined && !(typeof declared === 'string' && DRAFT_2020.test(declared))) {
+    throw usageError(
+      `${what} ${spec.label} declares $schema ${String(declared)}; medchat validates JSON Schema draft 2020-12: set "$schema": "https://json-schema.org/draft/2020-12/schema" (most draft-07 schemas work unchanged)`,
+    );
+  }
+  const mod = (await import('ajv/dist/2020.js')) as unknown as { default: AjvClass & { default?: AjvClass } };
+  const Ajv2020 = mod.default.default ?? mod.default;
+  // Formats are annotations in draft 2020-12 (no format vocabulary here); unknown keywords are
+  // allowed, as the specification allows them; nothing is written to the console.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+  let check: ((value: unknown) => boolean) & { errors?: AjvError[] | null };
+  try {
+    check = ajv.compile(spec.schema);
+  } catch (err) {
+    throw usageError(`${what} ${spec.label} is not a usable JSON Schema: ${oneLine((err as Error).message)}`);
+  }
+  return {
+    spec,
+    validate(value) {
+      if (check(value)) return [];
+      return (check.errors ?? []).map(describeError);
+    },
+  };
+}
+
+interface AjvClass {
+  new (opts: Record<string, unknown>): { compile(schema: unknown): ((value: unknown) => boolean) & { errors?: AjvError[] | null } };
+}
+
+/** `/items/0/dose_mg: must be number`; the whole value is `(root)`. */
+function describeError(e: AjvError): string {
+  const where = e.instancePath || '(root)';
+  let msg = e.message ?? e.keyword;
+  if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string') msg += `: ${JSON.stringify(e.params.additionalProperty)}`;
+  if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) msg += `: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'const' && 'allowedValue' in e.params) msg += `: ${JSON.stringify(e.params.allowedValue)}`;
+  return `${where}: ${msg}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
+}
