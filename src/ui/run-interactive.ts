@@ -5,15 +5,15 @@ import { VERSION } from '../version.js';
 import { onStopSignals, exitCodeForSignal } from '../core/io/signals.js';
 import type { Settings } from '../core/config/settings.js';
 import { colourAllowed } from '../core/io/terminal.js';
-import { App } from './App.js';
-import { ChatController } from './chat-controller.js';
+import { App } from './components/App.js';
+import { ChatController } from './controller/chat-controller.js';
 import { editInExternalEditor } from './external-editor.js';
-import { FrameWriter } from './frame-writer.js';
-import { LiveDrawing } from './live-drawing.js';
-import { historyFile } from './prompt-history.js';
-import { HeldOutput, inkStdout } from './screen-output.js';
+import { FrameWriter } from './frames/frame-writer.js';
+import { LiveDrawing } from './frames/live-drawing.js';
+import { historyFile } from './controller/prompt-history.js';
+import { HeldOutput, inkStdout } from './frames/screen-output.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './text/keys.js';
-import { TranscriptViewer } from './transcript-viewer.js';
+import { TranscriptViewer } from './viewer/transcript-viewer.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 

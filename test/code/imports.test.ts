@@ -50,6 +50,6 @@ test('the import graph sees every kind of import (a check on the checker)', () =
   assert.ok(deps('cli/program.ts').includes('cli/chat-entry.ts'), 'import() inside a function');
   assert.ok(deps('cli/program.ts').includes('version.ts'), 'a static import');
   assert.ok(deps('core/net/http.ts').includes('core/net/proxy-env.ts'), 'export … from');
-  assert.ok(deps('ui/Turn.tsx').includes('ui/chat-controller.ts'), 'import type, from a .tsx file');
+  assert.ok(deps('ui/components/Turn.tsx').includes('ui/controller/chat-controller.ts'), 'import type, from a .tsx file');
   assert.ok(graph.size > 100, `${graph.size} files walked`);
 });

@@ -14,7 +14,7 @@ import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { sessionToMarkdown, writeExport } from '../../src/core/sessions/export.js';
-import { PromptHistory } from '../../src/ui/prompt-history.js';
+import { PromptHistory } from '../../src/ui/controller/prompt-history.js';
 import { FaultyFileOps, SEED, afterCommit, describe, faultCases, leftovers, type FaultCase } from '../support/faulty-fs.js';
 import { testSettings } from '../support/settings.js';
 import { tempDir } from '../support/temp.js';

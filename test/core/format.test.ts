@@ -4,9 +4,9 @@ import { BatchProgress } from '../../src/core/batch/progress.js';
 import { describeCompaction } from '../../src/core/context/compaction.js';
 import { outcomeError } from '../../src/core/retexture/task-poll.js';
 import { formatDuration, formatListTime, formatSeconds, formatTokens, formatWindow, tokensWord } from '../../src/core/text/format.js';
-import { statsText } from '../../src/ui/chat/live-turn.js';
+import { statsText } from '../../src/ui/controller/live-turn.js';
 import { meterText } from '../../src/ui/text/format.js';
-import { reasoningTitle } from '../../src/ui/printed-lines.js';
+import { reasoningTitle } from '../../src/ui/text/printed-lines.js';
 
 // One form for a token count and one for a length of time, wherever medchat shows one.
 

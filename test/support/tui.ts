@@ -3,8 +3,8 @@ import { render } from 'ink-testing-library';
 import type { Settings } from '../../src/core/config/settings.js';
 import type { ServiceDouble } from '../../src/double/index.js';
 import { testSettings } from './settings.js';
-import { App, type KeyOverlay } from '../../src/ui/App.js';
-import { ChatController, type ControllerOptions } from '../../src/ui/chat-controller.js';
+import { App, type KeyOverlay } from '../../src/ui/components/App.js';
+import { ChatController, type ControllerOptions } from '../../src/ui/controller/chat-controller.js';
 import { stripAnsi } from '../../src/ui/text/width.js';
 import { WAIT_MS, waitFor } from './cli.js';
 

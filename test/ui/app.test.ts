@@ -5,7 +5,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
-import { TranscriptViewer } from '../../src/ui/transcript-viewer.js';
+import { TranscriptViewer } from '../../src/ui/viewer/transcript-viewer.js';
 import { rowsFor } from '../../src/ui/text/width.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';

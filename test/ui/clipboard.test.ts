@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type ClipboardHost, copyText, describeCopy, osc52Sequence, passthrough } from '../../src/ui/clipboard.js';
+import { type ClipboardHost, copyText, describeCopy, osc52Sequence, passthrough } from '../../src/ui/slash/clipboard.js';
 
 /**
  * A pretend machine: `programs` say which commands work (and what a query prints); every run and

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { diffFrames, diffLines, parseFrame } from '../../src/ui/frame-diff.js';
-import { FrameWriter } from '../../src/ui/frame-writer.js';
+import { diffFrames, diffLines, parseFrame } from '../../src/ui/frames/frame-diff.js';
+import { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { inkErase } from '../support/ink-frames.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { XtermScreen } from '../support/xterm.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import { FrameWriter } from '../../src/ui/frame-writer.js';
+import { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { XtermScreen } from '../support/xterm.js';
 
 // The contract between Ink and the frame writer, with real Ink (not frames written by hand): the writer must
@@ -53,7 +53,7 @@ test("real Ink through the frame writer: each of Ink's frames is recognised and 
     assert.ok(bytes.includes(word), `${JSON.stringify(word)} sent: ${JSON.stringify(bytes)}`);
     assert.ok(
       !bytes.includes('╭') && !bytes.includes('footer') && bytes.replace(/\x1b\[\?2026[hl]/g, '').length < word.length + 16,
-      `the frame writer did not recognise Ink's frame (did Ink change how it erases its last frame? see parseFrame in src/ui/frame-diff.ts): ${JSON.stringify(bytes)}`,
+      `the frame writer did not recognise Ink's frame (did Ink change how it erases its last frame? see parseFrame in src/ui/frames/frame-diff.ts): ${JSON.stringify(bytes)}`,
     );
   }
   ink.unmount();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { widenErase } from '../../src/ui/frame-diff.js';
-import { FrameWriter } from '../../src/ui/frame-writer.js';
+import { widenErase } from '../../src/ui/frames/frame-diff.js';
+import { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { answerRows, thinkingRows, WrappedText } from '../../src/ui/text/live-rows.js';
 import { VirtualTerminal } from '../support/vt.js';
 import { inkErase } from '../support/ink-frames.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findLine, highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from '../../src/ui/pager.js';
+import { findLine, highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from '../../src/ui/viewer/pager.js';
 import type { Key } from '../../src/ui/text/keys.js';
 
 // The transcript viewer's paging, key by key, without a terminal.

@@ -1,4 +1,4 @@
-// One renderer of the conversation's printed items (src/ui/printed-lines.ts): the screen (<Static>
+// One renderer of the conversation's printed items (src/ui/text/printed-lines.ts): the screen (<Static>
 // through Turn.tsx), the frame writer's answer paragraphs (live-drawing.ts) and the transcript
 // viewer (Ctrl+O) show the same lines for the same items; only the viewer writes the reasoning out.
 import assert from 'node:assert/strict';
@@ -6,11 +6,11 @@ import { afterEach, test } from 'node:test';
 import chalk from 'chalk';
 import { cleanup, render } from 'ink-testing-library';
 import { createElement } from 'react';
-import type { ChatController, StaticItem } from '../../src/ui/chat-controller.js';
-import type { FrameWriter } from '../../src/ui/frame-writer.js';
-import { LiveDrawing } from '../../src/ui/live-drawing.js';
-import { SCREEN, VIEWER, itemLines } from '../../src/ui/printed-lines.js';
-import { TranscriptItem } from '../../src/ui/Turn.js';
+import type { ChatController, StaticItem } from '../../src/ui/controller/chat-controller.js';
+import type { FrameWriter } from '../../src/ui/frames/frame-writer.js';
+import { LiveDrawing } from '../../src/ui/frames/live-drawing.js';
+import { SCREEN, VIEWER, itemLines } from '../../src/ui/text/printed-lines.js';
+import { TranscriptItem } from '../../src/ui/components/Turn.js';
 import { stripAnsi, textWidth } from '../../src/ui/text/width.js';
 
 afterEach(() => cleanup());

@@ -2,7 +2,7 @@
 // only between its counts, and the keys only between keys, never one left alone on a row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { privacyPromptRows } from '../../src/ui/PrivacyPrompt.js';
+import { privacyPromptRows } from '../../src/ui/components/PrivacyPrompt.js';
 import { wrapAtSeparators } from '../../src/ui/text/wrap-pieces.js';
 import { textWidth } from '../../src/ui/text/width.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameWriter, type LiveRowsSource } from '../../src/ui/frame-writer.js';
-import { eraseNarrowed, rowsAfterNarrowing, terminalReflows } from '../../src/ui/reflow.js';
+import { FrameWriter, type LiveRowsSource } from '../../src/ui/frames/frame-writer.js';
+import { eraseNarrowed, rowsAfterNarrowing, terminalReflows } from '../../src/ui/frames/reflow.js';
 import { TestTerminal } from '../support/xterm-term.js';
 import { inkErase } from '../support/ink-frames.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatSnapshot, LiveTurn, StaticItem } from '../../src/ui/chat-controller.js';
-import { HeldOutput } from '../../src/ui/screen-output.js';
+import type { ChatSnapshot, LiveTurn, StaticItem } from '../../src/ui/controller/chat-controller.js';
+import { HeldOutput } from '../../src/ui/frames/screen-output.js';
 import type { Key } from '../../src/ui/text/keys.js';
-import { TranscriptViewer, type TranscriptSource } from '../../src/ui/transcript-viewer.js';
+import { TranscriptViewer, type TranscriptSource } from '../../src/ui/viewer/transcript-viewer.js';
 import { TestTerminal } from '../support/xterm-term.js';
 
 // The transcript viewer on a real terminal emulator (xterm.js): the alternate screen, what it

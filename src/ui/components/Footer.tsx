@@ -1,0 +1,82 @@
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import { liveFigures } from '../controller/live-turn.js';
+import type { LastStats, LiveTurn } from '../controller/screen-state.js';
+import { formatDuration, formatTokens } from '../../core/text/format.js';
+import { meterText, type Meter } from '../text/format.js';
+import { useTurnSeconds } from './turn-seconds.js';
+
+/**
+ * One line under the input: context used, thinking on/off and the last answer's figures; or,
+ * while an answer streams, its live figures alone (elapsed, tokens, a stall sign): the next
+ * request is not known until the answer ends (the meter comes back then, counting it), and the
+ * line is rewritten below every finished paragraph, so it stays short. Then key hints (or
+ * a transient message such as "press Ctrl+C again to exit"). `meter` is a prop so the context
+ * module can supply it. Memoised: while an answer streams its props do not change, so React
+ * skips it every frame; the live figures update on the turn clock's tick.
+ */
+export const Footer = memo(function Footer({
+  meter,
+  last,
+  busy,
+  message,
+  pendingReprint,
+  demo,
+  thinking,
+  live,
+}: {
+  meter: Meter;
+  last?: LastStats;
+  busy: boolean;
+  message?: string;
+  pendingReprint?: boolean;
+  /** `medchat demo`: a badge first, so a screenshot cannot pass for real output. */
+  demo?: boolean;
+  /** Whether the next question asks for reasoning first (follows /think). */
+  thinking?: boolean;
+  /** The streaming answer now (read on each tick, so the figures are fresh between frames). */
+  live?: () => Readonly<LiveTurn> | undefined;
+}) {
+  const m = meterText(meter);
+  const streaming = busy ? live?.() : undefined;
+  const parts: string[] = [];
+  if (!busy) {
+    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(last.firstTokenMs)}`);
+    if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
+    if (last?.usage) parts.push(`${formatTokens(last.usage.prompt_tokens)} in · ${formatTokens(last.usage.completion_tokens)} out`);
+  }
+  const hints = busy ? 'Esc stop' + (pendingReprint ? ' · reprint after this answer' : '') : 'Enter send · Ctrl+J new line · Ctrl+O reasoning · /help';
+  return (
+    <Box paddingX={1}>
+      <Text wrap="truncate-end">
+        {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
+        {demo ? ' ' : null}
+        {streaming ? null : <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>}
+        {thinking !== undefined && !busy ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
+        {streaming && live ? <LiveFigures live={live} /> : null}
+        {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
+        <Text dimColor> │ </Text>
+        {message ? <Text color="yellow">{message}</Text> : <Text dimColor>{hints}</Text>}
+      </Text>
+    </Box>
+  );
+});
+
+/**
+ * `14s · 320 tokens`, then `no data for 12s` in yellow once the service has gone quiet. Re-read on
+ * every tick of the turn clock (once a second, on the second), the same tick and the same second
+ * as the waiting or thinking line above, so the two never disagree; the tokens are the ones
+ * streamed by then.
+ */
+function LiveFigures({ live }: { live: () => Readonly<LiveTurn> | undefined }) {
+  const seconds = useTurnSeconds();
+  const l = live();
+  if (!l) return null;
+  const f = liveFigures(l, Date.now(), seconds);
+  return (
+    <Text>
+      <Text dimColor>{f.text}</Text>
+      {f.stall ? <Text color="yellow"> · {f.stall}</Text> : null}
+    </Text>
+  );
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Change, ChatController, ChatSnapshot } from '../controller/chat-controller.js';
+import type { LiveDrawing } from '../frames/live-drawing.js';
+
+/** At most one redraw per this many milliseconds while an answer streams (30 to 60 reads as smooth). */
+const FRAME_MS = 60;
+
+/**
+ * The only bridge between the chat controller (which consumes core's stream events) and React:
+ * every change is coalesced, and the screen gets at most one new frame per `frameMs`. With a
+ * `drawing` (a frame writer draws the streaming turn), a frame in which only the streaming text
+ * grew, or finished paragraphs were added, is drawn by it alone: no new snapshot, so neither
+ * React nor Ink runs.
+ */
+export function useChat(controller: ChatController, drawing?: LiveDrawing, frameMs = FRAME_MS): ChatSnapshot {
+  const [snap, setSnap] = useState(() => controller.snapshot());
+  const rendered = useRef(snap);
+  rendered.current = snap;
+  useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
+    let lastFlush = 0;
+    let change: Change | undefined = 'any';
+    let given = controller.snapshot();
+    const render = () => {
+      given = controller.snapshot();
+      setSnap(given);
+    };
+    const flush = () => {
+      timer = undefined;
+      lastFlush = Date.now();
+      const c = change;
+      change = undefined;
+      // Drawn directly only once React has rendered what it was last given (so nothing it is
+      // still to print could end up below a paragraph printed here).
+      if (!drawing || c === 'any' || rendered.current !== given) return render();
+      if (c === 'paragraphs') {
+        const now = controller.snapshot();
+        if (!drawing.print(now.items.slice(given.items.length))) return render();
+        given = now;
+        rendered.current = now; // React has nothing more to print for these
+      }
+      drawing.repaint();
+    };
+    const unsubscribe = controller.subscribe((c) => {
+      change = change === 'any' || c === 'any' ? 'any' : change === 'paragraphs' || c === 'paragraphs' ? 'paragraphs' : 'text';
+      if (timer) return;
+      timer = setTimeout(flush, Math.max(0, frameMs - (Date.now() - lastFlush)));
+    });
+    flush();
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [controller, drawing, frameMs]);
+  return snap;
+}
+
+/** Seconds since `since`, ticking once a second while `active`. */
+export function useElapsed(since: number | undefined, active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [active]);
+  return since === undefined ? 0 : Math.max(0, now - since);
+}
