@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServiceDouble } from '../src/double/index.js';
+import { startServiceDouble } from '../src/stand-in/index.js';
 import { benchEnv, median } from './support/measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

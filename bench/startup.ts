@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServiceDouble } from '../src/double/index.js';
+import { startServiceDouble } from '../src/stand-in/index.js';
 import { BIN } from '../test/support/cli.js';
 import { benchEnv, median } from './support/measure.js';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { startServiceDouble } from '../src/double/index.js';
+import { startServiceDouble } from '../src/stand-in/index.js';
 import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median, streamEnded } from './support/measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

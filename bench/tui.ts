@@ -3,7 +3,7 @@
 // Runs the built bin/medchat.js in a 120x40 pseudo-terminal (util-linux `script`) against the
 // service double and prints each figure (median, and range) against its target.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { startServiceDouble, type ServiceDouble } from '../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../src/stand-in/index.js';
 import { BIN, tempHome } from '../test/support/cli.js';
 import { benchEnv, chatSpeedAnswer, cpuPercent, cpuTicks, median, streamEnded } from './support/measure.js';
 

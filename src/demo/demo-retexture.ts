@@ -5,8 +5,8 @@
  */
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { encodePng } from '../double/retexture.js';
-import type { RetextureDouble } from '../double/retexture.js';
+import { encodePng } from '../stand-in/retexture.js';
+import type { RetextureDouble } from '../stand-in/retexture.js';
 
 export function samplePng(size = 48): Buffer {
   const rgb = new Uint8Array(size * size * 3);

@@ -3,9 +3,9 @@
  * in this process, answering with the demo replies at about 40 tokens a second, after a pause
  * before the first answer token the way a reasoning model has.
  */
-import { ChatDouble } from '../double/chat.js';
-import { RetextureDouble } from '../double/retexture.js';
-import { DoubleServer, type RecordedRequest } from '../double/server.js';
+import { ChatDouble } from '../stand-in/chat.js';
+import { RetextureDouble } from '../stand-in/retexture.js';
+import { DoubleServer, type RecordedRequest } from '../stand-in/server.js';
 import { attachDemoRetexture } from './demo-retexture.js';
 import { demoReply, tokenChunks } from './replies.js';
 

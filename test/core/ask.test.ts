@@ -10,7 +10,7 @@ import { endedStatus } from '../../src/core/context/conversation.js';
 import { PrivacyGuard, guardOutgoing } from '../../src/core/privacy/guard.js';
 import { makePlanner } from '../../src/core/request/request-plan.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { testSettings } from '../support/settings.js';
 
 let double: ServiceDouble;

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { runBatchCommand, type BatchFlags } from '../../src/cli/commands/batch-run.js';
 import type { FileOps } from '../../src/core/io/file-ops.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';
 import { tempDir } from '../support/temp.js';
 

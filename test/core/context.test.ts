@@ -6,7 +6,7 @@ import { MedchatError } from '../../src/core/errors.js';
 import { ChatSession, type SessionEvent } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/config/settings.js';
 import { loadTokenizer } from '../../src/core/context/tokens.js';
-import { roughTokenCount, startServiceDouble, type RecordedRequest, type ServiceDouble } from '../../src/double/index.js';
+import { roughTokenCount, startServiceDouble, type RecordedRequest, type ServiceDouble } from '../../src/stand-in/index.js';
 
 /**
  * The context manager against the real double over HTTP, with a small window (16k) so a few

@@ -12,7 +12,7 @@ import { writeUserFile } from '../../src/core/io/user-file.js';
 import { writeFileAtomic as writeDownload } from '../../src/core/retexture/download.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { sessionToMarkdown, writeExport } from '../../src/core/sessions/export.js';
 import { PromptHistory } from '../../src/ui/controller/prompt-history.js';
 import { FaultyFileOps, SEED, afterCommit, describe, faultCases, leftovers, type FaultCase } from '../support/faulty-fs.js';

@@ -7,7 +7,7 @@ import { MedchatError } from '../../src/core/errors.js';
 import { CommandDeadline, requestTimer } from '../../src/core/retexture/deadline.js';
 import { callService } from '../../src/core/retexture/service-http.js';
 import { followTask } from '../../src/core/retexture/task-poll.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 
 const aborted = (signal: AbortSignal, ms: number) =>
   new Promise<number>((resolve, reject) => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MedchatError } from '../../src/core/errors.js';
 import { runRetextureJob, type RetextureEvent } from '../../src/core/retexture/index.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { PNG_BYTES, writeTemp } from '../fixtures/images.js';
 
 describe('runRetextureJob (the chat screen and the commands)', () => {

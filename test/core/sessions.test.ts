@@ -7,7 +7,7 @@ import { sessionToJson, sessionToMarkdown } from '../../src/core/sessions/export
 import { writeFileAtomic } from '../../src/core/io/atomic-file.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import type { Settings } from '../../src/core/config/settings.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { tempHome } from '../support/cli.js';
 import { testSettings } from '../support/settings.js';
 

@@ -6,7 +6,7 @@ import { MedchatError } from '../../src/core/errors.js';
 import { ChatSession, type SessionEvent } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/config/settings.js';
 import { loadTokenizer } from '../../src/core/context/tokens.js';
-import { startServiceDouble, type ChatScript, type RecordedRequest, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ChatScript, type RecordedRequest, type ServiceDouble } from '../../src/stand-in/index.js';
 
 /**
  * A summary replaces turns only when it is whole, not empty, and keeps the allergies, dosed

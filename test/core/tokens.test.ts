@@ -4,7 +4,7 @@ import { ContextManager } from '../../src/core/context/context.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/config/settings.js';
 import { countMessages, countText, loadTokenizer, upperBound } from '../../src/core/context/tokens.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { testSettings } from '../support/settings.js';
 
 let double: ServiceDouble;

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import type { RecordedRequest } from '../../src/double/server.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import type { RecordedRequest } from '../../src/stand-in/server.js';
 import { runCli, tempHome } from '../support/cli.js';
 
 let double: ServiceDouble;

@@ -4,7 +4,7 @@
 // screen opens. The demo against its stand-in service, medchat against the double: built binaries.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { decideEntry, type EntryFlags, type Terminals } from '../../src/cli/entry-decision.js';
 import { runCli, type CliResult } from '../support/cli.js';
 

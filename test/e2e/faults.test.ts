@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/stand-in/index.js';
 import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
 import { startServiceDoubleThread } from '../support/double-thread.js';
@@ -627,7 +627,7 @@ describe('on a terminal', { concurrency: 3 }, () => {
 // ---- retexture: the same promises for image jobs ----
 describe('retexture fault matrix', { concurrency: 4 }, () => {
   const IMG = 'https://images.example/scan.png';
-  const rows: Array<{ name: string; submit?: import('../../src/double/index.js').SubmitScript; args?: string[]; baseUrl?: () => Promise<string>; code: number; message: RegExp }> = [
+  const rows: Array<{ name: string; submit?: import('../../src/stand-in/index.js').SubmitScript; args?: string[]; baseUrl?: () => Promise<string>; code: number; message: RegExp }> = [
     { name: 'connection refused', baseUrl: async () => `http://127.0.0.1:${await closedPort()}`, code: 1, message: /^medchat: cannot connect to 127\.0\.0\.1:\d+ \(connection refused\)/ },
     { name: 'HTTP 401 with a plain-text body', submit: { raw: { status: 401, body: 'Unauthorized', contentType: 'text/plain' } }, code: 3, message: /^medchat: the service refused the API key \(401\): Unauthorized; this key came from MEDCHAT_API_KEY: set it to a valid one$/ },
     { name: 'HTTP 502 with an HTML page', submit: { raw: { status: 502, body: html502, contentType: 'text/html' } }, code: 1, message: /^medchat: the service failed \(502\): 502 Bad Gateway; try again later$/ },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { roughTokenCount, startServiceDouble, type RecordedRequest, type ServiceDouble } from '../../src/double/index.js';
+import { roughTokenCount, startServiceDouble, type RecordedRequest, type ServiceDouble } from '../../src/stand-in/index.js';
 import { runCli, tempHome } from '../support/cli.js';
 
 /**

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';

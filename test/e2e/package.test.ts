@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { REPO, TEST_KEY, cliEnv } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 

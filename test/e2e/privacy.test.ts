@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import type { RecordedRequest } from '../../src/double/server.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import type { RecordedRequest } from '../../src/stand-in/server.js';
 import { BIN, cliEnv, runCli, tempHome } from '../support/cli.js';
 import { hasScript } from '../support/fault-runner.js';
 

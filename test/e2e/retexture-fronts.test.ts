@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Settings } from '../../src/core/config/settings.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { JobRunner } from '../../src/ui/controller/job-runner.js';
 import { retextureJob } from '../../src/ui/controller/retexture-job.js';
 import type { NewItem } from '../../src/ui/controller/screen-state.js';

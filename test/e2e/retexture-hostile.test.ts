@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { TEST_KEY, waitFor } from '../support/cli.js';
 import { startHostileProxy } from '../support/hostile-proxy.js';
 import { errorLine, runWatched, type WatchedResult } from '../support/watched-run.js';

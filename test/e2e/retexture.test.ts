@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { runCli, TEST_KEY, type CliResult } from '../support/cli.js';
 import { GIF_BYTES, JPEG_BYTES, PNG_BYTES, WEBP_BYTES, tempDir, writeTemp } from '../fixtures/images.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { TEST_KEY, runCli, tempHome, waitFor } from '../support/cli.js';
 
 let double: ServiceDouble;

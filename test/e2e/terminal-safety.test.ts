@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { TEST_KEY, runCli, tempHome } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ChatScript } from '../../src/double/index.js';
+import type { ChatScript } from '../../src/stand-in/index.js';
 
 /**
  * The service double on a thread of its own, for terminal tests whose outcome depends on how soon

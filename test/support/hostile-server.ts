@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /**
- * A hostile chat service on 127.0.0.1, separate from the double in src/double: it speaks raw
+ * A hostile chat service on 127.0.0.1, separate from the double in src/stand-in: it speaks raw
  * TCP so a test decides every byte and every moment — where the TCP writes split (inside a
  * UTF-8 character, inside `data:`), how the HTTP body is framed, and how the exchange ends
  * (clean close, RST, a stall, or the answer sent but the connection left open).

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import type { Settings } from '../../src/core/config/settings.js';
-import type { ServiceDouble } from '../../src/double/index.js';
+import type { ServiceDouble } from '../../src/stand-in/index.js';
 import { testSettings } from './settings.js';
 import { App, type KeyOverlay } from '../../src/ui/components/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/controller/chat-controller.js';

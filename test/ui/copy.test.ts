@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { renderChat } from '../support/tui.js';
 
 // /copy on the chat screen, with no clipboard program and outside tmux: what it copies is read

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { sessionsExport } from '../../src/cli/commands/sessions-actions.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { renderChat } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { COMMANDS } from '../../src/ui/slash/index.js';
 import { MENU_ROWS } from '../../src/ui/slash/menu.js';
 import { KEY_BINDINGS, KeyDecoder } from '../../src/ui/text/keys.js';

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
-import type { RecordedRequest } from '../../src/double/server.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import type { RecordedRequest } from '../../src/stand-in/server.js';
 import path from 'node:path';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { renderChat } from '../support/tui.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { samplePng } from '../../src/demo/demo-retexture.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';

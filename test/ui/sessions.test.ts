@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/double/index.js';
+import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { meterText } from '../../src/ui/text/format.js';
 import { WAIT_MS, waitFor } from '../support/cli.js';
