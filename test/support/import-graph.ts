@@ -31,6 +31,25 @@ export function importGraph(root: string, opts: { types?: boolean } = {}): Map<s
 }
 
 /**
+ * The packages each .ts/.tsx file imports (bare specifiers such as `ink`, `node:fs`, `react/jsx-runtime`), by
+ * static import, `export … from` and `import()`, type-only ones included.
+ */
+export function packageImports(root: string): Map<string, string[]> {
+  const files = walk(root).filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'));
+  const found = new Map<string, string[]>();
+  for (const file of files) {
+    const text = stripComments(fs.readFileSync(file, 'utf8'));
+    const specs = [
+      ...[...text.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]!),
+      ...[...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!),
+      ...[...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!),
+    ];
+    found.set(file, [...new Set(specs.filter((s) => !s.startsWith('.')))]);
+  }
+  return found;
+}
+
+/**
  * The files tied together by import circles: each group (a strongly connected component of two or
  * more files, or one importing itself) with one circle through it, first file repeated at the end.
  */
