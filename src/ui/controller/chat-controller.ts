@@ -33,7 +33,7 @@ export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, Pend
 /**
  * The chat screen's state and actions, in plain TypeScript (no React): the one object App.tsx,
  * run-interactive and the slash commands talk to. It puts together the pieces that each do one
- * job (see src/ui/chat/): the live-turn reducer (stream events → screen state), the job runner
+ * job (see the other files of src/ui/controller/): the live-turn reducer (stream events → screen state), the job runner
  * (/retexture, /compact), the session actions (new, resume, retry, system, think, max-tokens),
  * the context meter and what waits for the streaming answer to end (AfterAnswer); here they
  * meet the printed transcript, the redraws and the keys.
@@ -423,7 +423,7 @@ export class ChatController implements ChatCommandHost {
     this.notice(this.actions.newConversationLine());
   }
 
-  /** What `/think` last set in this screen (undefined: never used): a role change keeps it (see commands/role.ts). */
+  /** What `/think` last set in this screen (undefined: never used): a role change keeps it (see slash/role.ts). */
   thinkingChoice: boolean | undefined;
 
   setThinking(on: boolean): void {
