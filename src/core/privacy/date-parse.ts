@@ -206,6 +206,8 @@ const RULES: Rule[] = [
 
 /** Every date in `text`, in order, none overlapping (the longer match wins). */
 export function findDates(text: string): DateMatch[] {
+  // Every rule needs a digit (a day, a month or a year in figures): without one there is no date, and the rules are not compiled.
+  if (!/[0-9]/.test(text)) return [];
   const found: DateMatch[] = [];
   for (const rule of RULES) {
     rule.re.lastIndex = 0;

@@ -62,7 +62,15 @@ function townOk(s: string): boolean {
   return !s.split(/[\s,]+/).filter(Boolean).some((w) => NOT_TOWN.has(w.toLowerCase().replace(/\.$/, '')));
 }
 
+/**
+ * Every address found has a digit (a street number, a postcode, a ZIP, a labelled value with a
+ * number) or Chinese characters (a Chinese address, a labelled value with 省市区县路街号): a text
+ * with neither holds none, and the patterns above are not compiled for it.
+ */
+const MAY_HOLD_ADDRESS = /[0-9\u4e00-\u9fff]/;
+
 export function findAddresses(text: string): Finding[] {
+  if (!MAY_HOLD_ADDRESS.test(text)) return [];
   const out: Finding[] = [];
   const add = (start: number, end: number, rule: string) => {
     const t = text.slice(start, end).replace(/[\s,]+$/, '');

@@ -34,7 +34,14 @@ function trimUrl(u: string): string {
   return u.replace(/[.,;:!?)\]}'"]+$/, '');
 }
 
+/**
+ * Every shape above needs an @ (e-mail), a colon (URL scheme, IPv6), "www." or digits (IPv4,
+ * phones): a text with none of them holds no contact, and the patterns are not compiled for it.
+ */
+const MAY_HOLD_CONTACT = /[0-9@:]|www\./i;
+
 export function findContacts(text: string): Finding[] {
+  if (!MAY_HOLD_CONTACT.test(text)) return [];
   const out: Finding[] = [];
   const add = (kind: Finding['kind'], start: number, t: string, rule: string) => out.push({ kind, start, end: start + t.length, text: t, rule });
 

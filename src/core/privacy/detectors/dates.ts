@@ -16,6 +16,8 @@ export function findDateFindings(text: string): Finding[] {
 }
 
 export function findAges(text: string): Finding[] {
+  // Every age here is digits (90-119): without a digit there is none, and the patterns are not compiled.
+  if (!/[0-9]/.test(text)) return [];
   const out: Finding[] = [];
   for (const m of text.matchAll(AGE_UNIT)) out.push({ kind: 'AGE', start: m.index, end: m.index + m[1]!.length, text: m[1]!, rule: 'unit' });
   for (const re of [AGE_LABEL, AGE_ZH, AGE_SEX]) {

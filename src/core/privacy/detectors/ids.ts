@@ -50,7 +50,7 @@ export function chineseIdOk(text: string): boolean {
   return y >= 1890 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-const RULES: NationalIdRule[] = [
+const BUILT_IN: NationalIdRule[] = [
   {
     name: 'NHS number',
     shape: /(?<![\w.-])\d{3} ?\d{3} ?\d{4}(?![\w]|[.-]\d)/,
@@ -81,6 +81,9 @@ const RULES: NationalIdRule[] = [
     labelRequired: true,
   },
 ];
+/** The rules above all need digits; rules added later may not. */
+const RULES: NationalIdRule[] = [...BUILT_IN];
+const NEEDS_DIGIT: ReadonlySet<NationalIdRule> = new Set(BUILT_IN);
 
 /** Add a national id rule (for numbers of other countries). */
 export function addNationalId(rule: NationalIdRule): void {
@@ -89,7 +92,10 @@ export function addNationalId(rule: NationalIdRule): void {
 
 export function findNationalIds(text: string): Finding[] {
   const out: Finding[] = [];
+  // Without a digit, the built-in shapes cannot match: they are not compiled for such a text.
+  const anyDigit = /[0-9]/.test(text);
   for (const rule of RULES) {
+    if (!anyDigit && NEEDS_DIGIT.has(rule)) continue;
     const re = new RegExp(rule.shape.source, rule.shape.flags.includes('g') ? rule.shape.flags : rule.shape.flags + 'g');
     for (const m of text.matchAll(re)) {
       const t = m[0].trim();

@@ -1,5 +1,5 @@
 import type { Finding } from '../kinds.js';
-import { INITIAL, LC, NAME_SEQ, SURNAME_FIRST, UPPER, WORD, isStop } from './words.js';
+import { INITIAL, LC, NAME_SEQ, SURNAME_FIRST, UPC, UPPER, WORD, isStop } from './words.js';
 
 /**
  * Names of people, found by their context, never by a list of names: a title (Mr, Dr, Prof…),
@@ -53,6 +53,9 @@ const HEADING = new RegExp(
   'gm',
 );
 
+/** HEADING needs one of these after the name (its lookahead, case as written). */
+const HEADING_WORDS = ['DOB', 'D.O.B', 'MRN', 'NHS', 'Hosp', 'born', 'Unit No'];
+
 function tokensOf(name: string): string[] {
   return name.split(/[\s,]+/).filter(Boolean);
 }
@@ -83,7 +86,15 @@ function nameAt(text: string, at: number, re: RegExp, minWords: number): { start
   return { start, end: start + raw.length };
 }
 
+/**
+ * Every name this file finds is read by `nameAt` with NAME_AT or SEQ_AT, which start with a capital
+ * (an initial or a capitalised word): a text without one holds none, and the patterns below are not
+ * compiled for it (their first run is most of a short question's guard time).
+ */
+const ANY_CAPITAL = new RegExp(`[${UPC}]`);
+
 export function findNames(text: string): Finding[] {
+  if (!ANY_CAPITAL.test(text)) return [];
   const out: Finding[] = [];
   const add = (span: { start: number; end: number } | undefined, rule: string) => {
     if (span && span.end > span.start) out.push({ kind: 'NAME', start: span.start, end: span.end, text: text.slice(span.start, span.end), rule });
@@ -91,7 +102,9 @@ export function findNames(text: string): Finding[] {
 
   for (const m of text.matchAll(TITLE)) add(nameAt(text, m.index + m[0].length, SEQ_AT, 1), 'title');
 
-  for (const m of text.matchAll(LABELS_COLON)) {
+  // The patterns that need a colon, a bracket, a digit or a heading's word run only when the text has one (so are compiled only then).
+  const colon = text.includes(':') || text.includes('：');
+  for (const m of colon ? text.matchAll(LABELS_COLON) : []) {
     let at = m.index + m[0].length;
     TITLE_AT.lastIndex = at;
     const titled = TITLE_AT.exec(text);
@@ -100,7 +113,7 @@ export function findNames(text: string): Finding[] {
     add(nameAt(text, at, titled ? SEQ_AT : NAME_AT, weak ? 2 : 1), 'label');
   }
 
-  for (const m of text.matchAll(ROLE_COLON)) {
+  for (const m of colon ? text.matchAll(ROLE_COLON) : []) {
     let at = m.index + m[0].length;
     TITLE_AT.lastIndex = at;
     const titled = TITLE_AT.exec(text);
@@ -122,10 +135,10 @@ export function findNames(text: string): Finding[] {
     if (span && JOB_AFTER.test(text.slice(span.end, span.end + 30))) continue;
     add(span, 'relation');
   }
-  for (const m of text.matchAll(RELATION_AFTER)) add(nameBefore(text, m.index, 1), 'relation');
+  for (const m of text.includes('(') ? text.matchAll(RELATION_AFTER) : []) add(nameBefore(text, m.index, 1), 'relation');
   for (const m of text.matchAll(CREDENTIAL)) add(nameBefore(text, m.index, 1), 'credential');
-  for (const m of text.matchAll(WITH_AGE)) add(nameBefore(text, m.index, 2), 'age');
-  for (const m of text.matchAll(HEADING)) add(trimmed(text, m.index + m[0].indexOf(m[1]!), m[1]!, 2), 'heading');
+  for (const m of /[0-9]/.test(text) ? text.matchAll(WITH_AGE) : []) add(nameBefore(text, m.index, 2), 'age');
+  for (const m of HEADING_WORDS.some((w) => text.includes(w)) ? text.matchAll(HEADING) : []) add(trimmed(text, m.index + m[0].indexOf(m[1]!), m[1]!, 2), 'heading');
 
   for (const m of text.matchAll(CLOSING)) {
     // The first non-blank line within the next four.

@@ -30,6 +30,8 @@ function valueAt(text: string, at: number): string | undefined {
 }
 
 export function findRecordNumbers(text: string): Finding[] {
+  // A value has three digits or more (a code six): without a digit there is none, and the labels are not compiled.
+  if (!/[0-9]/.test(text)) return [];
   const out: Finding[] = [];
   for (const m of text.matchAll(RECORD_LABEL)) {
     // "ID" alone only as a label (ID: 123…), never inside words or as "ID 5 days".
