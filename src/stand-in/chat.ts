@@ -19,29 +19,64 @@ export interface ChatScript {
   /** Usage on the last chunk; false leaves the usage chunk out. */
   usage?: { prompt_tokens: number; completion_tokens: number } | false;
   finishReason?: string | null;
-  /** false: end without `data: [DONE]`. */
-  done?: boolean;
   /** Milliseconds between chunks. */
   paceMs?: number;
   /** Milliseconds before the headers are sent (a function gets the request: a latency per question). */
   headerDelayMs?: number | ((req: RecordedRequest) => number);
   /** Milliseconds before the first content chunk (after reasoning). */
   firstContentDelayMs?: number;
-  /** After this many chunks: drop the connection / stop sending but keep it open / send a bad line / an error object / an `event: error` frame. */
-  dropAfter?: number;
-  stallAfter?: number;
-  malformedAfter?: number;
-  errorObjectAfter?: number;
-  errorEventAfter?: number;
-  /** Raw text written as the whole response body with status 200 (for not-an-event-stream cases). */
-  rawStreamBody?: string;
   /**
-   * A response written byte for byte, for streamed and non-streamed requests alike: each part is
-   * written and flushed on its own (so a multi-byte character can be split across TCP packets),
-   * then the connection ends cleanly, is reset, or stays open sending nothing.
+   * Test hook: send this reply another way. Called when the reply is due (after the latency and
+   * `headerDelayMs`), in place of the stand-in's own answer. The hook may answer on `x.res` by
+   * itself, or call `x.answer(writeFrames)`: the stand-in then checks the request and answers as
+   * usual (an error status, the context-window 400, a whole JSON completion), and for a streamed
+   * answer writes the status and headers and hands every frame to `writeFrames` instead of
+   * writing them all in turn. The stand-in itself never sets it (see test/support/misbehaving-service.ts).
    */
-  raw?: { status?: number; headers?: Record<string, string>; parts: Array<string | Buffer>; gapMs?: number; end?: 'close' | 'reset' | 'stall' };
+  send?: (x: ChatExchange) => Promise<void>;
 }
+
+/** One frame of a streamed answer, as the stand-in writes it (`text` is the whole `data: …\n\n`). */
+export interface ChatFrame {
+  text: string;
+  kind: 'reasoning' | 'content' | 'finish' | 'usage' | 'done';
+  /** The first frame of the answer's text: `firstContentDelayMs` comes before it. */
+  firstContent?: boolean;
+}
+
+/** What a frame writer gets: the response, and the stand-in's way of writing one frame. */
+export interface ChatWire {
+  res: http.ServerResponse;
+  /** True once the client has gone away before the answer ended. */
+  readonly gone: boolean;
+  /**
+   * Write one frame as the stand-in does: the first-content delay before it, waiting for the
+   * socket to drain, and `paceMs` after it (not after `[DONE]`). False when the client has gone
+   * (nothing was written).
+   */
+  write(frame: ChatFrame): Promise<boolean>;
+}
+
+/**
+ * Writes a streamed answer's frames: the answer's chunks, the finish chunk, the usage chunk and
+ * `data: [DONE]`, in that order; it ends the response when it is done with it.
+ */
+export type FrameWriter = (frames: ChatFrame[], wire: ChatWire) => Promise<void>;
+
+/** The request a `send` hook is asked to answer. */
+export interface ChatExchange {
+  req: RecordedRequest;
+  res: http.ServerResponse;
+  script: ChatScript;
+  /** Answer as the stand-in would; a streamed answer's frames go through `writeFrames` (default: each in turn, then end). */
+  answer(writeFrames?: FrameWriter): Promise<void>;
+}
+
+/** The stand-in's own frame writer: every frame in turn, then the end of the response. */
+export const writeAllFrames: FrameWriter = async (frames, wire) => {
+  for (const f of frames) if (!(await wire.write(f))) return;
+  wire.res.end();
+};
 
 export interface ChatDoubleOptions {
   /** Count prompt tokens of a request (used for usage and the context-window check). */
@@ -51,22 +86,6 @@ export interface ChatDoubleOptions {
   /** Milliseconds every request waits before it is answered (a fixed service latency). */
   latencyMs?: number;
 }
-
-/** A rate limiter's answer: `status` (429 or 503) with `retry-after` (seconds, or an HTTP date). */
-export interface ThrottleScript {
-  status?: 429 | 503;
-  /** A function is asked when the refusal is sent: an HTTP date then counts from that moment, not from the test's start. */
-  retryAfter?: number | string | (() => number | string);
-  /**
-   * Refuse the `n` requests of `throttleNext` together, as a burst meets a rate limiter: each
-   * refusal waits until all `n` have arrived (or 30 s have passed), so they are in flight at
-   * once however slowly the client sends them.
-   */
-  together?: boolean;
-}
-
-/** How long `together` waits for the rest of a burst before answering anyway (the test then says what arrived). */
-const BURST_WAIT_MS = 30_000;
 
 /** A simple, deterministic stand-in for a tokenizer: CJK characters count one each, other text by ~4 chars. */
 export function roughTokenCount(messages: Array<{ role: string; content: string }>): number {
@@ -86,74 +105,20 @@ export class ChatDouble {
   private seq = 0;
   /** Fixed latency before every answer (see ChatDoubleOptions.latencyMs); may be changed between runs. */
   latencyMs: number;
-  /** Chat requests being answered right now. */
-  inFlight = 0;
-  /** Each chat request in arrival order: when it came (Date.now()) and how many were in flight then, itself included. */
-  readonly arrivals: Array<{ at: number; inFlight: number }> = [];
-  private throttles: Array<ThrottleScript & { burst?: { arrived: () => void; all: Promise<void> } }> = [];
-  /** Requests after this many are held, unanswered, until `release()` (see holdAfter). */
-  private holdAt: number | undefined;
-  private released: Promise<void> = Promise.resolve();
-  private releaseHeld: () => void = () => {};
+  /**
+   * Test hook: how each chat request is answered. It gets the request, the response and `answer`,
+   * the stand-in's own way of answering (the latency, then the next script). The default just
+   * calls `answer()`; a test may replace it to count requests, hold them, or answer some by itself
+   * without taking a script (see test/support/misbehaving-service.ts).
+   */
+  onRequest: (req: RecordedRequest, res: http.ServerResponse, answer: () => Promise<void>) => Promise<void> = (_req, _res, answer) => answer();
 
   constructor(
     readonly server: DoubleServer,
     readonly options: ChatDoubleOptions = {},
   ) {
     this.latencyMs = options.latencyMs ?? 0;
-    server.route('POST', /^\/v1\/chat\/completions$/, async (req, res) => {
-      this.inFlight++;
-      this.arrivals.push({ at: Date.now(), inFlight: this.inFlight });
-      try {
-        if (this.holdAt !== undefined && this.arrivals.length > this.holdAt) await this.released;
-        await this.answer(req, res);
-      } finally {
-        this.inFlight--;
-      }
-    });
-  }
-
-  /**
-   * The next `n` requests (whatever they ask, before any queued script) are refused as a rate
-   * limiter does: 429 (or 503) with `retry-after`, an OpenAI-style error body, after the latency.
-   */
-  throttleNext(n: number, script: ThrottleScript = {}): this {
-    let burst: { arrived: () => void; all: Promise<void> } | undefined;
-    if (script.together) {
-      let count = 0;
-      let all!: () => void;
-      const done = new Promise<void>((r) => (all = r));
-      const timer = setTimeout(all, BURST_WAIT_MS);
-      timer.unref();
-      burst = {
-        arrived: () => {
-          if (++count === n) {
-            clearTimeout(timer);
-            all();
-          }
-        },
-        all: done,
-      };
-    }
-    for (let i = 0; i < n; i++) this.throttles.push({ ...script, burst });
-    return this;
-  }
-
-  /**
-   * Answer the requests that arrive up to `n` in all (counting every chat request so far), and hold
-   * the ones after them, unanswered, until `release()`: a test's way to stop a run midway, at a
-   * point it chose, instead of racing it with timers.
-   */
-  holdAfter(n: number): this {
-    this.holdAt = n;
-    this.released = new Promise<void>((r) => (this.releaseHeld = r));
-    return this;
-  }
-
-  /** Answer the held requests, and hold no more. */
-  release(): void {
-    this.holdAt = undefined;
-    this.releaseHeld();
+    server.route('POST', /^\/v1\/chat\/completions$/, (req, res) => this.onRequest(req, res, () => this.answer(req, res)));
   }
 
   /** The next requests get these scripts, in order; after them, `defaultScript`. */
@@ -167,34 +132,16 @@ export class ChatDouble {
   }
 
   private async answer(req: RecordedRequest, res: http.ServerResponse): Promise<void> {
-    const throttle = this.throttles.shift();
-    throttle?.burst?.arrived();
     if (this.latencyMs) await delay(this.latencyMs);
-    if (throttle) {
-      await throttle.burst?.all;
-      const status = throttle.status ?? 429;
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const retryAfter = typeof throttle.retryAfter === 'function' ? throttle.retryAfter() : throttle.retryAfter;
-      if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-      res.writeHead(status, headers);
-      res.end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached for requests' : 'The service is overloaded', type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } }));
-      return;
-    }
     const script = { ...this.defaultScript, ...(this.queue.shift() ?? {}) };
     const id = `chatcmpl-${(++this.seq).toString().padStart(6, '0')}`;
     const headerDelay = typeof script.headerDelayMs === 'function' ? script.headerDelayMs(req) : script.headerDelayMs;
     if (headerDelay) await delay(headerDelay);
-    if (script.raw) {
-      const raw = script.raw;
-      res.writeHead(raw.status ?? 200, { 'content-type': 'text/event-stream', ...raw.headers });
-      for (const part of raw.parts) {
-        await new Promise<void>((r) => res.write(part, () => r()));
-        if (raw.gapMs) await delay(raw.gapMs);
-      }
-      if (raw.end === 'reset') await resetConnection(res);
-      else if (raw.end !== 'stall') res.end();
-      return;
-    }
+    if (script.send) return script.send({ req, res, script, answer: (writeFrames) => this.reply(req, res, script, id, writeFrames) });
+    return this.reply(req, res, script, id);
+  }
+
+  private async reply(req: RecordedRequest, res: http.ServerResponse, script: ChatScript, id: string, writeFrames: FrameWriter = writeAllFrames): Promise<void> {
     if (script.status && script.status !== 200) {
       res.writeHead(script.status, { 'content-type': 'application/json', ...script.headers });
       res.end(script.body ?? JSON.stringify({ error: { message: `error ${script.status}`, type: 'api_error', code: null } }));
@@ -253,65 +200,39 @@ export class ChatDouble {
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...script.headers });
-    if (script.rawStreamBody !== undefined) {
-      res.end(script.rawStreamBody);
-      return;
-    }
     const created = Math.floor(Date.now() / 1000);
     const model = body.model ?? 'medical-large-latest';
     const frame = (delta: Record<string, string>, finishReason: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
 
-    const frames: Array<{ text: string; isFirstContent?: boolean }> = [];
+    const frames: ChatFrame[] = [];
     const shape = script.reasoningShape ?? 'reasoning_content';
     if (shape === 'reasoning_content' || shape === 'reasoning') {
-      for (const r of reasoning) frames.push({ text: frame({ [shape]: r }) });
-      content.forEach((c, i) => frames.push({ text: frame({ content: c }), isFirstContent: i === 0 }));
+      for (const r of reasoning) frames.push({ text: frame({ [shape]: r }), kind: 'reasoning' });
+      content.forEach((c, i) => frames.push({ text: frame({ content: c }), kind: 'content', firstContent: i === 0 }));
     } else {
       const pieces = [...(shape === 'think-tags' && reasoning.length ? ['<think>'] : []), ...reasoning, ...(reasoning.length ? ['</think>\n\n'] : []), ...content];
-      pieces.forEach((c, i) => frames.push({ text: frame({ content: c }), isFirstContent: i === 0 }));
+      pieces.forEach((c, i) => frames.push({ text: frame({ content: c }), kind: 'content', firstContent: i === 0 }));
     }
-    if (finish !== null) frames.push({ text: frame({}, finish) });
-    if (usage) frames.push({ text: `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n` });
+    if (finish !== null) frames.push({ text: frame({}, finish), kind: 'finish' });
+    if (usage) frames.push({ text: `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`, kind: 'usage' });
+    frames.push({ text: 'data: [DONE]\n\n', kind: 'done' });
 
     let aborted = false;
     res.on('close', () => (aborted = !res.writableFinished));
-    for (let i = 0; i < frames.length; i++) {
-      if (aborted) return;
-      if (script.dropAfter === i) {
-        await resetConnection(res);
-        return;
-      }
-      if (script.stallAfter === i) return; // keep the connection open, send nothing more
-      if (script.malformedAfter === i) res.write('data: {"id": "broken", "choices": [\n\n');
-      if (script.errorObjectAfter === i) {
-        res.end(`data: ${JSON.stringify({ error: { message: 'The model overloaded mid-answer', type: 'server_error', code: 'overloaded' } })}\n\n`);
-        return;
-      }
-      if (script.errorEventAfter === i) {
-        res.end(`event: error\ndata: ${JSON.stringify({ message: 'Upstream failed mid-answer', type: 'server_error' })}\n\n`);
-        return;
-      }
-      const f = frames[i]!;
-      if (f.isFirstContent && script.firstContentDelayMs) await delay(script.firstContentDelayMs);
-      if (!res.write(f.text)) await new Promise<void>((r) => res.once('drain', () => r()));
-      if (script.paceMs) await delay(script.paceMs);
-    }
-    if (script.dropAfter !== undefined && script.dropAfter >= frames.length) {
-      await resetConnection(res);
-      return;
-    }
-    if (script.stallAfter !== undefined && script.stallAfter >= frames.length) return;
-    if (script.done !== false) res.write('data: [DONE]\n\n');
-    res.end();
+    const wire: ChatWire = {
+      res,
+      get gone() {
+        return aborted;
+      },
+      write: async (f) => {
+        if (aborted) return false;
+        if (f.firstContent && script.firstContentDelayMs) await delay(script.firstContentDelayMs);
+        if (!res.write(f.text)) await new Promise<void>((r) => res.once('drain', () => r()));
+        if (script.paceMs && f.kind !== 'done') await delay(script.paceMs);
+        return true;
+      },
+    };
+    await writeFrames(frames, wire);
   }
-}
-
-/** Let what was written reach the client, then reset the connection (RST, not a clean close). */
-async function resetConnection(res: http.ServerResponse): Promise<void> {
-  await new Promise<void>((r) => res.write('', () => r()));
-  await delay(30);
-  const socket = res.socket as (import('node:net').Socket & { resetAndDestroy?: () => void }) | null;
-  if (socket?.resetAndDestroy) socket.resetAndDestroy();
-  else socket?.destroy();
 }

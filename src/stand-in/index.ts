@@ -2,7 +2,7 @@ import { ChatDouble, type ChatDoubleOptions } from './chat.js';
 import { DoubleServer } from './server.js';
 import { RetextureDouble } from './retexture.js';
 
-export { ChatDouble, roughTokenCount, type ChatScript, type ThrottleScript } from './chat.js';
+export { ChatDouble, roughTokenCount, writeAllFrames, type ChatScript, type ChatDoubleOptions, type ChatExchange, type ChatFrame, type ChatWire, type FrameWriter } from './chat.js';
 export { DoubleServer, type RecordedRequest } from './server.js';
 export { RetextureDouble, type SubmitScript, type TaskLife, type NotFoundShape } from './retexture.js';
 

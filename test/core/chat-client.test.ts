@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { streamChat, completeChat, type ClientSettings } from '../../src/core/chat/chat-client.js';
 import type { ChatEvent } from '../../src/core/chat/chat-events.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 
 let double: ServiceDouble;
 let settings: ClientSettings;

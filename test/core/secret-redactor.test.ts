@@ -8,7 +8,7 @@ import { MedchatError, shortReason } from '../../src/core/errors.js';
 import { EventRedactor } from '../../src/core/chat/redact-events.js';
 import { ChatSession } from '../../src/core/sessions/chat-session.js';
 import { StreamRedactor, clearSecrets, maskKey, redact, redactedJson, registerSecret } from '../../src/core/config/secret-redactor.js';
-import { startServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble } from '../support/misbehaving-service.js';
 import { requestSummary } from '../../src/core/context/summarise.js';
 import { keyRunIn, runSeed } from '../support/key-runs.js';
 import { seededRandom } from '../support/prng.js';

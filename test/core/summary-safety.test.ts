@@ -6,7 +6,7 @@ import { MedchatError } from '../../src/core/errors.js';
 import { ChatSession, type SessionEvent } from '../../src/core/sessions/chat-session.js';
 import type { Settings } from '../../src/core/config/settings.js';
 import { loadTokenizer } from '../../src/core/context/tokens.js';
-import { startServiceDouble, type ChatScript, type RecordedRequest, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type MisbehavingScript, type RecordedRequest, type ServiceDouble } from '../support/misbehaving-service.js';
 
 /**
  * A summary replaces turns only when it is whole, not empty, and keeps the allergies, dosed
@@ -66,14 +66,14 @@ function longConversation(system = 'You are a careful clinical assistant.'): Con
 }
 
 const summaryRequests = () => double.chat.requests.filter((r) => r.body.stream === false);
-const noFinish = (content: string): ChatScript => ({
+const noFinish = (content: string): MisbehavingScript => ({
   raw: {
     headers: { 'content-type': 'application/json' },
     parts: [JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content } }] })],
   },
 });
 
-const cases: Array<{ name: string; scripts: ChatScript[]; reason: RegExp; bad: string }> = [
+const cases: Array<{ name: string; scripts: MisbehavingScript[]; reason: RegExp; bad: string }> = [
   { name: 'cut off (finish_reason length)', scripts: [{ content: [CUT], finishReason: 'length' }, { content: [CUT], finishReason: 'length' }], reason: /^The summary was cut off \(finish_reason length\), twice; /, bad: CUT },
   { name: 'empty', scripts: [{ content: ['  \n '] }, { content: [''] }], reason: /^The summary came back empty, twice; /, bad: '' },
   { name: 'withheld by the content filter', scripts: [{ content: [GOOD], finishReason: 'content_filter' }, { content: [GOOD], finishReason: 'content_filter' }], reason: /^The summary was withheld by the content filter, twice; /, bad: 'Blood pressure around' },

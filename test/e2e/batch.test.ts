@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { TEST_KEY, WAIT_MS, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { canWatchMemory, mb, runWatched } from '../support/rss.js';

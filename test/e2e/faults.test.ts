@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServiceDouble, type ChatScript, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type MisbehavingScript, type ServiceDouble } from '../support/misbehaving-service.js';
 import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 import { makeTestCerts, opensslAvailable, startTlsFront } from '../support/tls.js';
 import { startServiceDoubleThread } from '../support/double-thread.js';
@@ -25,7 +25,7 @@ interface Case {
   prompt?: string | null;
   /** More arguments (reasoning is always hidden, so stderr holds only the outcome). */
   args?: string[];
-  script?: ChatScript[];
+  script?: MisbehavingScript[];
   /** Another base URL instead of the double's (closed port, bad host, TLS front). */
   baseUrl?: (e: Env) => Promise<string> | string;
   env?: (e: Env) => Record<string, string | undefined>;
@@ -569,7 +569,7 @@ describe('on a terminal', { concurrency: 3 }, () => {
   // The double runs on a thread of its own (see double-thread.ts): this thread's synchronous tmux
   // calls must not delay its answers past medchat's 1 s idle timeout. `blocking`: this thread does
   // not yield at all from Enter until the outcome shows, so a double sharing it could not answer.
-  const chatRows: Array<{ name: string; script: ChatScript; args?: string[]; screen: RegExp; partial?: string; blocking?: boolean }> = [
+  const chatRows: Array<{ name: string; script: MisbehavingScript; args?: string[]; screen: RegExp; partial?: string; blocking?: boolean }> = [
     { name: 'reset mid-answer', script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], dropAfter: 2 }, screen: /connection to 127\.0\.0\.1:\d+ was lost mid-answer; the answer is incomplete/, partial: 'Sixty to one hundred' },
     { name: 'stall after some text', args: ['--idle-timeout', '1'], script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }, screen: /no data from the service for 1s/, partial: 'Sixty to one hundred' },
     { name: 'stall after some text, with the test\'s thread busy until the outcome shows', args: ['--idle-timeout', '1'], script: { reasoning: [], content: ['Sixty to ', 'one hundred', ' beats'], stallAfter: 2 }, screen: /no data from the service for 1s/, partial: 'Sixty to one hundred', blocking: true },

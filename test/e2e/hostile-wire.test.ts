@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { TEST_KEY, runCli, type CliResult } from '../support/cli.js';
 import { startProxy, type ProxyMode, type TestProxy } from '../support/proxy.js';
 

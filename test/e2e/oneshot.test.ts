@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { BIN, TEST_KEY, cliEnv, runCli, tempHome, waitFor } from '../support/cli.js';
 
 let double: ServiceDouble;

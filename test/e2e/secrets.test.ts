@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { filesUnder, runCli, tempHome, TEST_KEY } from '../support/cli.js';
 
 let double: ServiceDouble;

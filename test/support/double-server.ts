@@ -5,7 +5,7 @@
 //   --retry-after <s|date>      the retry-after those answers carry (seconds, or an HTTP date)
 //   --status <429|503>
 import { parseArgs } from 'node:util';
-import { startServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble } from './misbehaving-service.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

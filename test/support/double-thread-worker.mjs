@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { startServiceDouble } = await import('../../src/stand-in/index.js');
+const { startServiceDouble } = await import('./misbehaving-service.js');
 const double = await startServiceDouble();
 parentPort.on('message', async (m) => {
   if (m.type === 'enqueue') {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ChatScript } from '../../src/stand-in/index.js';
+import type { MisbehavingScript } from './misbehaving-service.js';
 
 /**
  * The service double on a thread of its own, for terminal tests whose outcome depends on how soon
@@ -14,7 +14,7 @@ export interface ThreadDouble {
   url: string;
   chat: {
     /** Resolves once the thread has queued them (so a request sent after it gets them). */
-    enqueue(...scripts: ChatScript[]): Promise<void>;
+    enqueue(...scripts: MisbehavingScript[]): Promise<void>;
     /** The chat requests so far (path and parsed body). */
     requests(): Promise<Array<{ path: string; body: unknown }>>;
   };

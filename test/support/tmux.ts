@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from './misbehaving-service.js';
 import { BIN, REPO, tempHome, waitFor } from './cli.js';
 import { beforeTempRemoval } from './temp.js';
 

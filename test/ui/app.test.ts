@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { TranscriptViewer } from '../../src/ui/viewer/transcript-viewer.js';
 import { rowsFor } from '../../src/ui/text/width.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
 import { formatDuration } from '../../src/core/text/format.js';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 

@@ -2,7 +2,7 @@
 // seconds, and the idle timeout ends the wait with one line; the screen then takes a question.
 import { after, afterEach, before, test } from 'node:test';
 import { cleanup } from 'ink-testing-library';
-import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
+import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { renderChat } from '../support/tui.js';
 
 let double: ServiceDouble;
