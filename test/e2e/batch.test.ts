@@ -1,12 +1,12 @@
 // `medchat batch` as a user runs it (the built binary) against the double: answers as JSON lines,
 // resume, bad input, a failing question, rate limits, --ordered, --lines, Ctrl+C and SIGKILL.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
-import { TEST_KEY, WAIT_MS, runCli, tempHome, waitFor } from '../support/cli.js';
+import { BIN, TEST_KEY, WAIT_MS, cliEnv, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { canWatchMemory, mb, runWatched } from '../support/rss.js';
 
@@ -132,6 +132,60 @@ test('unusable input lines: exit 2, each one named with its line number, nothing
   assert.match(r.stderr, /^medchat: \S*bad\.jsonl: 3 unusable lines \(above\); nothing was sent$/m);
   assert.equal(double.chat.requests.length, 0);
   assert.equal(fs.existsSync(out), false, 'no answers file made');
+});
+
+test('-o on a file that is not an answers file (ward notes in prose) is refused, exit 2 in one line: the file unchanged byte for byte, nothing sent', async () => {
+  const { double, home, input } = await setup(3);
+  const notes = path.join(home, 'notes.txt');
+  const para = 'Bed 4: 78-year-old admitted with community-acquired pneumonia; on IV co-amoxiclav, sats 94% on 2 L.\n';
+  const prose = para.repeat(Math.ceil(5200 / para.length)) + '{"id": "q1", "note": "copied from the chart"}\nHandover: review bloods at 06:00';
+  fs.writeFileSync(notes, prose);
+  const before = fs.readFileSync(notes);
+  const r = await runCli(['batch', input, '-o', notes], { baseUrl: double.url, home });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^medchat: \S*notes\.txt is not an answers file medchat can add to: line 1 is not an answer line .*choose another -o/);
+  assert.equal(r.stderr.trim().split('\n').length, 1, `one line\n${r.stderr}`);
+  assert.deepEqual(fs.readFileSync(notes), before, 'the notes are as they were, byte for byte');
+  assert.equal(double.chat.requests.length, 0, 'nothing sent');
+  assert.equal(fs.existsSync(`${notes}.lock`), false);
+});
+
+test('an answers file whose last line is torn (a power cut mid-write) loses only that line; the rerun asks only the rest', async () => {
+  const { double, home, ids, input, out } = await setup(4);
+  const first = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
+  assert.equal(first.code, 0, first.stderr);
+  const whole = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  // Keep three answers and half of the fourth, as a machine that lost power mid-write would.
+  const kept = whole.slice(0, 3).join('\n') + '\n';
+  const torn = whole[3]!.slice(0, 20);
+  fs.writeFileSync(out, kept + torn);
+  const sent = double.chat.requests.length;
+  const r = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`ended in a partial line .*removed it \\(${Buffer.byteLength(torn)} bytes\\)`));
+  const text = fs.readFileSync(out, 'utf8');
+  assert.ok(text.startsWith(kept), 'every whole line before the torn one is kept as it was');
+  const lost = (JSON.parse(whole[3]!) as Line).id;
+  assert.deepEqual(promptsAsked(double, sent), [`question ${lost}`], 'only the torn answer is asked again');
+  assert.deepEqual(readAnswers(out).map((l) => l.id).sort(), [...ids].sort());
+});
+
+test('an answers file followed by a line that is not an answer (a note added by hand) is refused, not cut: unchanged, nothing sent', async () => {
+  const { double, home, input, out } = await setup(3);
+  const first = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
+  assert.equal(first.code, 0, first.stderr);
+  const sent = double.chat.requests.length;
+  const answered = fs.readFileSync(out);
+  for (const note of ['checked by Dr Okafor, 12 May: q2 needs a second look\n', 'TODO: send to the ward\n\nq3 reviewed', 'reviewed']) {
+    fs.writeFileSync(out, Buffer.concat([answered, Buffer.from(note)]));
+    const before = fs.readFileSync(out);
+    const lineNo = before.toString('utf8').split('\n').findIndex((l) => l.trim() && !l.startsWith('{')) + 1;
+    const r = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^medchat: \\S*answers\\.jsonl is not an answers file medchat can add to: line ${lineNo} is not an answer line .*remove that line`));
+    assert.deepEqual(fs.readFileSync(out), before, 'the file is as it was, note and all');
+    assert.equal(double.chat.requests.length, sent, 'nothing sent');
+  }
 });
 
 test('one failing question does not stop the run: exit 10, its line carries the error; the rerun asks it again, and only it', async () => {
@@ -408,4 +462,42 @@ test('-r ROLE: the role\'s system prompt (then -s, then the line\'s own) goes wi
   const unknown = await runCli(['batch', input, '-o', out, '-r', 'no-such-role'], { baseUrl: double.url, home });
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no-such-role/);
+});
+
+/** Run medchat with stdout on a file such as /dev/full, stderr captured; killed (and failed) after 60 s. */
+function runToStdoutFile(args: string[], opts: { baseUrl: string; home: string }, stdoutPath: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const fd = fs.openSync(stdoutPath, 'w');
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(opts), stdio: ['ignore', fd, 'pipe'] });
+    fs.closeSync(fd);
+    let stderr = '';
+    child.stderr!.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`medchat ${args.join(' ')} did not end within 60 s:\n${stderr}`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+test('batch > /dev/full: one medchat: line and exit 1, every time, with one question or several', { skip: !fs.existsSync('/dev/full') && 'no /dev/full' }, async () => {
+  for (const n of [1, 3, 1, 3, 1, 3]) {
+    const { double, home, input } = await setup(n);
+    const r = await runToStdoutFile(['batch', input, '-j', '3'], { baseUrl: double.url, home }, '/dev/full');
+    assert.equal(r.code, 1, `${n} question(s):\n${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at |node:internal|Node\.js v/, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('medchat:'));
+    assert.equal(lines.length, 1, `one medchat: line:\n${r.stderr}`);
+    assert.match(lines[0]!, /^medchat: cannot write to stdout \(ENOSPC: no space left on the device\)/);
+  }
+});
+
+test('batch -o with stdout on /dev/full: the answers file is whole and valid (nothing goes to stdout)', { skip: !fs.existsSync('/dev/full') && 'no /dev/full' }, async () => {
+  const { double, home, ids, input, out } = await setup(3);
+  const r = await runToStdoutFile(['batch', input, '-o', out], { baseUrl: double.url, home }, '/dev/full');
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readAnswers(out).map((l) => l.id).sort(), [...ids].sort());
 });

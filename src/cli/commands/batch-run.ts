@@ -56,8 +56,14 @@ interface BatchIo {
 
 const DEFAULT_JOBS = 4;
 const DEFAULT_BATCH_RETRIES = 4;
-/** One request may wait this long for a service that asks it to (retry-after), all waits together. */
-const BATCH_MAX_RETRY_AFTER_MS = 5 * 60_000;
+/**
+ * "Never more than 30 s in all because the service asked", per question: one question waits at
+ * most this long for `retry-after`, all its waits together, and the run holds new questions at
+ * most this long for one refusal. A longer (or endless) retry-after is taken as this; the question
+ * then asked again and refused again fails with its error line (rerun to ask it again).
+ */
+const BATCH_MAX_RETRY_AFTER_MS = 30_000;
+const BATCH_MAX_EACH_RETRY_AFTER_MS = 30_000;
 
 const defaultIo = (): BatchIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 
@@ -156,8 +162,11 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
         return;
       }
       await stdout!.write((stdoutTty ? jsonForTerminal(record) : JSON.stringify(record)) + '\n');
-      if (stdout!.closed) throw stdout!.readerGone ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone') : new MedchatError(describeWriteFailure('stdout', stdout!.failure!), ExitCode.failure, 'write');
+      if (stdout!.closed) throw stdoutClosed(stdout!);
     };
+    // A write to stdout fails after the line was handed over (the error comes a turn later): the
+    // run ends as soon as it does, and once more after the last flush, so no failure goes unchecked.
+    stdout?.whenClosed(() => scheduler?.fail(stdoutClosed(stdout)));
 
     // The redrawn bar only when the answers do not go to the same terminal (they would tear it).
     const progress = new BatchProgress(io.stderr, todo, { tty: isTty(io.stderr) && !(stdout && stdoutTty), colour });
@@ -168,12 +177,13 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       jobs,
       retries,
       maxRetryAfterMs: BATCH_MAX_RETRY_AFTER_MS,
+      maxEachRetryAfterMs: BATCH_MAX_EACH_RETRY_AFTER_MS,
       ordered: Boolean(o.ordered),
       write,
       onChange: (e) => {
         if (e.type === 'limit' && e.throttle) {
-          const wait = e.throttle.retryAfterMs ? `, waiting ${formatDuration(e.throttle.retryAfterMs)} as it asks` : '';
-          progress.note(yellow(`medchat batch: the service is limiting requests (${e.throttle.status}); ${e.change.from} → ${e.change.to} at a time${wait}`, colour));
+          const limit = e.change ? `; ${e.change.from} → ${e.change.to} at a time` : '';
+          progress.note(yellow(`medchat batch: the service is limiting requests (${e.throttle.status})${limit}${holdNote(e.throttle.retryAfterMs, e.holdMs)}`, colour));
         }
         progress.update({ stats: run.stats, inFlight: run.inFlight, limit: run.rate.limit, max: jobs });
       },
@@ -198,7 +208,10 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     } catch (err) {
       run.fail(writeFailure(err, answers));
     }
-    if (stdout) await stdout.flush();
+    if (stdout) {
+      await stdout.flush();
+      if (stdout.closed) run.fail(stdoutClosed(stdout));
+    }
 
     const { stats } = run;
     const tokens = `tokens ${formatTokens(stats.promptTokens)} in / ${formatTokens(stats.completionTokens)} out`;
@@ -231,6 +244,21 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     }
     input?.dispose();
   }
+}
+
+/** What the run waits for after a refusal: what the service asked, or the cap when it asked for more. */
+function holdNote(asked: number | undefined, holdMs: number | undefined): string {
+  if (!holdMs || asked === undefined) return '';
+  if (asked <= holdMs) return `, waiting ${formatDuration(asked)} as it asks`;
+  const what = Number.isFinite(asked) ? formatDuration(asked) : 'no end';
+  return `; it asks to wait ${what}, medchat waits ${formatDuration(holdMs)} at most before sending more`;
+}
+
+/** stdout can take no more: its reader went away (a quiet stop, exit 0) or a write failed (exit 1). */
+function stdoutClosed(stdout: OutputWriter): MedchatError {
+  return stdout.readerGone || !stdout.failure
+    ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone')
+    : new MedchatError(describeWriteFailure('stdout', stdout.failure), ExitCode.failure, 'write');
 }
 
 /** Writing the answers to the file the questions come from would destroy them. */
