@@ -55,6 +55,12 @@ export class PrivacyGuard {
 
   prepare(text: string, mode: PrivacyMode): Outgoing {
     if (mode === 'off') return { mode, text, findings: [], counts: {}, replaced: [] };
+    if (mode === 'redact') {
+      // Placeholder-looking text the user typed is never read as ours: one that reads as a
+      // placeholder already made is escaped, and the numbers of the rest are skipped.
+      text = this.placeholders.escapeForgeries(text);
+      this.placeholders.reserveFrom(text);
+    }
     const findings = this.remembered(text, scan(text));
     const counts = countByKind(findings);
     if (mode === 'warn' || findings.length === 0) return { mode, text, findings, counts, replaced: [] };
@@ -68,7 +74,11 @@ export class PrivacyGuard {
    * value was first found, a summary's source.
    */
   seal(text: string): string {
-    if (!this.active || !text) return text;
+    if (!text) return text;
+    // Our own "[NAME-1]" (text medchat redacted, resent) stays; any other form of it is the user's.
+    text = this.placeholders.escapeForgeries(text, true);
+    this.placeholders.reserveFrom(text);
+    if (!this.active) return text;
     const findings = this.remembered(text, []);
     return findings.length ? this.replace(text, findings).text : text;
   }

@@ -1,6 +1,6 @@
 import type { DateShifter } from './date-shift.js';
 import { KINDS } from './kinds.js';
-import type { PlaceholderMap } from './placeholders.js';
+import { placeholderLike, type PlaceholderMap } from './placeholders.js';
 
 /**
  * Put the real values back into an answer: each placeholder this conversation made ([NAME-1],
@@ -16,8 +16,6 @@ export interface PutBack {
   value: string;
 }
 
-const KIND_ALT = KINDS.join('|');
-const PLACEHOLDER = new RegExp(`\\[\\s*(${KIND_ALT})\\s*[-_ ]\\s*(\\d{1,6})\\s*\\]|\\b(${KIND_ALT})-(\\d{1,6})\\b`, 'gi');
 
 export function restoreText(
   text: string,
@@ -26,15 +24,16 @@ export function restoreText(
   shift?: { shifter: DateShifter; order: 'dm' | 'md' },
 ): { text: string; putBack: PutBack[] } {
   const putBack: PutBack[] = [];
-  let out = text.replace(PLACEHOLDER, (whole, k1?: string, n1?: string, k2?: string, n2?: string) => {
-    // A bare NAME-1 only in capitals ("name-1" in prose is left alone).
-    if (k2 && k2 !== k2.toUpperCase()) return whole;
-    const placeholder = `[${(k1 ?? k2)!.toUpperCase()}-${Number(n1 ?? n2)}]`;
-    const value = map.valueOf(placeholder);
-    if (value === undefined) return whole;
-    putBack.push({ placeholder, value });
-    return mark(value, placeholder);
-  });
+  let out = '';
+  let last = 0;
+  for (const p of placeholderLike(text)) {
+    const value = map.valueOf(p.placeholder);
+    if (value === undefined) continue;
+    putBack.push({ placeholder: p.placeholder, value });
+    out += text.slice(last, p.start) + mark(value, p.placeholder);
+    last = p.end;
+  }
+  out += text.slice(last);
   if (shift) {
     const shifted = shift.shifter.shiftText(out, { back: true, order: shift.order });
     if (shifted.changed.length) {
