@@ -111,7 +111,7 @@ test('answers file: answered ids are read back; lines with an error are dropped 
 });
 
 test('answers file: a torn last line (a power cut mid-write, zeros from the file system) is cut off, and nothing before it', async () => {
-  for (const tail of ['{"id": "c", "cont', '\u0000'.repeat(4096), '{"id": "c"}garbage\n\u0000\u0000']) {
+  for (const tail of ['{"id": "c", "cont', '{', '{"i', '\u0000'.repeat(4096), '{"id":"c","content":"C\u0000\u0000\u0000', '\u0000\u0000{"id":"c"']) {
     const good = lineOf({ id: 'a', content: 'A' }) + lineOf({ id: 'b', content: 'B' });
     const file = write('a.jsonl', good + tail);
     const { out, resume } = await AnswersFile.open(file);
@@ -137,6 +137,47 @@ test('answers file: a bad line in the middle is refused with its number (never a
   const before = fs.readFileSync(file);
   await assert.rejects(AnswersFile.open(file), /line 2 is not an answer line/);
   assert.deepEqual(fs.readFileSync(file), before);
+});
+
+test('answers file: only an answers file is opened; prose, a complete non-answer line after the answers, or an unterminated one that is no torn answer are refused, unchanged', async () => {
+  const answers = lineOf({ id: 'a', content: 'A' }) + lineOf({ id: 'b', content: 'B' });
+  const cases: Array<[string, number]> = [
+    ['Ward 7 notes\nBed 2: chest pain, troponin pending\n', 1],
+    ['one line of notes with no line break', 1],
+    [answers + 'note added by hand\n', 3],
+    [answers + '{"id": "c"}garbage\n\u0000\u0000', 3],
+    [answers + '\n' + lineOf({ content: 'no id' }), 4],
+    [answers + 'reviewed', 3],
+    [answers + '{}', 3],
+    [answers + '[{"id": "c"', 3],
+  ];
+  for (const [text, lineNo] of cases) {
+    const file = write('a.jsonl', text);
+    const before = fs.readFileSync(file);
+    await assert.rejects(AnswersFile.open(file), (err: Error & { kind?: string }) => {
+      assert.equal(err.kind, 'usage');
+      assert.match(err.message, new RegExp(`is not an answers file medchat can add to: line ${lineNo} is not an answer line`), JSON.stringify(text));
+      return true;
+    });
+    assert.deepEqual(fs.readFileSync(file), before, JSON.stringify(text));
+    assert.equal(fs.existsSync(`${file}.lock`), false);
+  }
+});
+
+test('answers file: an empty file, or answers with blank lines among them, is opened; blank lines are not cut', async () => {
+  const empty = write('a.jsonl', '');
+  const e = await AnswersFile.open(empty);
+  assert.equal(e.resume.tornBytes, 0);
+  e.out.append({ id: 'a', content: 'A' });
+  e.out.close();
+  assert.equal(validJsonl(empty).length, 1);
+  const text = lineOf({ id: 'a', content: 'A' }) + '\n' + lineOf({ id: 'b', content: 'B' }) + '\n\n';
+  const file = write('b.jsonl', text);
+  const { out, resume } = await AnswersFile.open(file);
+  assert.equal(resume.tornBytes, 0);
+  assert.deepEqual([...resume.answered], ['a', 'b']);
+  out.close();
+  assert.equal(fs.readFileSync(file, 'utf8'), text);
 });
 
 test('answers file: a full disk at any write leaves whole lines only, and says so once (seeded short writes)', async () => {

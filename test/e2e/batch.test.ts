@@ -150,24 +150,27 @@ test('-o on a file that is not an answers file (ward notes in prose) is refused,
   assert.equal(fs.existsSync(`${notes}.lock`), false);
 });
 
-test('an answers file whose last line is torn (a power cut mid-write) loses only that line; the rerun asks only the rest', async () => {
+test('an answers file whose last line is torn (a power cut mid-write) loses only that line, blank lines before it kept; the rerun asks only the rest', async () => {
   const { double, home, ids, input, out } = await setup(4);
   const first = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
   assert.equal(first.code, 0, first.stderr);
   const whole = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
-  // Keep three answers and half of the fourth, as a machine that lost power mid-write would.
-  const kept = whole.slice(0, 3).join('\n') + '\n';
-  const torn = whole[3]!.slice(0, 20);
-  fs.writeFileSync(out, kept + torn);
-  const sent = double.chat.requests.length;
-  const r = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, new RegExp(`ended in a partial line .*removed it \\(${Buffer.byteLength(torn)} bytes\\)`));
-  const text = fs.readFileSync(out, 'utf8');
-  assert.ok(text.startsWith(kept), 'every whole line before the torn one is kept as it was');
   const lost = (JSON.parse(whole[3]!) as Line).id;
-  assert.deepEqual(promptsAsked(double, sent), [`question ${lost}`], 'only the torn answer is asked again');
-  assert.deepEqual(readAnswers(out).map((l) => l.id).sort(), [...ids].sort());
+  // Three answers and half of the fourth, as a machine that lost power mid-write leaves them; the
+  // second time with a blank line before the torn one (an editor's): a whole line, so it stays.
+  for (const gap of ['', '\n']) {
+    const kept = whole.slice(0, 3).join('\n') + '\n' + gap;
+    const torn = whole[3]!.slice(0, 20);
+    fs.writeFileSync(out, kept + torn);
+    const sent = double.chat.requests.length;
+    const r = await runCli(['batch', input, '-o', out], { baseUrl: double.url, home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`ended in a partial line .*removed it \\(${Buffer.byteLength(torn)} bytes\\)`));
+    const text = fs.readFileSync(out, 'utf8');
+    assert.ok(text.startsWith(kept), `every whole line before the torn one is kept as it was\n${JSON.stringify(text)}`);
+    assert.deepEqual(promptsAsked(double, sent), [`question ${lost}`], 'only the torn answer is asked again');
+    assert.deepEqual(text.split('\n').filter((l) => l.trim()).map((l) => (JSON.parse(l) as Line).id).sort(), [...ids].sort());
+  }
 });
 
 test('an answers file followed by a line that is not an answer (a note added by hand) is refused, not cut: unchanged, nothing sent', async () => {

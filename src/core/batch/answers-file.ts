@@ -46,7 +46,7 @@ interface Reading {
   answered: Set<string>;
   errorIds: Set<string>;
   errorLines: number;
-  /** Byte offset just past the last whole answer line. */
+  /** Byte offset just past the last line kept: everything but a torn last line. */
   goodEnd: number;
   /** The last answer line has no line break after it. */
   unterminated: boolean;
@@ -207,25 +207,38 @@ function answerLine(text: string): { key: string; failed: boolean } | undefined 
   return { key: idKey(id), failed: error !== undefined && error !== null && error !== false };
 }
 
+/**
+ * The start of a line medchat was writing when the machine stopped: the records it writes begin
+ * `{"id":`, so a torn one is a prefix of that (or longer), possibly with zeros where the file system
+ * lost the data (or nothing but zeros).
+ */
+function tornAnswerLine(text: string): boolean {
+  const t = text.replace(/^\u0000+/, '');
+  return t === '' || /^\{\s*(?:"(?:i(?:d(?:"\s*(?::[^]*)?)?)?)?)?$/.test(t);
+}
+
+/**
+ * Read an answers file back. It is one medchat can add to when every complete line is an answer
+ * line (blank lines aside) and the last line, if it has no line break, is an answer line or an
+ * answer line cut short (tornAnswerLine): the one thing a power cut leaves. Anything else (prose,
+ * a note added by hand after the answers) is refused before anything is changed or sent.
+ */
 async function readAnswers(file: string): Promise<Reading> {
   const r: Reading = { answered: new Set(), errorIds: new Set(), errorLines: 0, goodEnd: 0, unterminated: false };
-  let firstBad: number | undefined;
   const stream = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
   try {
     for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
-      if (!line.text.trim() && !line.text.includes('\u0000')) continue;
-      const a = answerLine(line.text);
-      if (!a) {
-        firstBad ??= line.lineNo;
-        continue;
-      }
-      if (firstBad !== undefined) {
+      const blank = !line.text.trim() && !line.text.includes('\u0000');
+      const a = blank ? undefined : answerLine(line.text);
+      if (!a && !blank) {
+        if (!line.terminated && tornAnswerLine(line.text)) break; // the last line: cut off by the caller
         throw usageError(
-          `${file} line ${firstBad} is not an answer line (a JSON object with an "id"); medchat does not add to a file it cannot read back: choose another -o, or fix that line`,
+          `${file} is not an answers file medchat can add to: line ${line.lineNo} is not an answer line (a JSON object with an "id", as medchat writes them); nothing was changed: choose another -o, or remove that line if the rest is medchat's answers`,
         );
       }
       r.goodEnd = line.end;
       r.unterminated = !line.terminated;
+      if (!a) continue;
       if (a.failed) {
         r.errorIds.add(a.key);
         r.errorLines++;
@@ -235,7 +248,7 @@ async function readAnswers(file: string): Promise<Reading> {
     }
   } catch (err) {
     if ((err as { kind?: string }).kind === 'usage') throw err;
-    throw usageError(`cannot read ${file} back to resume (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(`cannot read ${file} back to resume (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was changed: choose another -o`);
   } finally {
     stream.destroy();
   }
@@ -260,8 +273,7 @@ async function rewriteWithout(file: string, ops: FileOps, goodEnd: number, leave
         };
         for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
           const a = answerLine(line.text);
-          if (!a) continue;
-          if (leaveOut(a.key, a.failed)) {
+          if (a && leaveOut(a.key, a.failed)) {
             removed++;
             continue;
           }
