@@ -24,6 +24,8 @@ export class RateControl {
   constructor(
     readonly max: number,
     private readonly now: () => number = Date.now,
+    /** The longest one hold may be: a longer `retry-after`, or one with no finite time (Infinity, a date in 2100), holds this long. */
+    readonly maxHoldMs = 30_000,
   ) {
     this.limit = max;
   }
@@ -33,12 +35,17 @@ export class RateControl {
     const now = this.now();
     this.throttles++;
     this.run = 0;
-    if (t.retryAfterMs !== undefined && t.retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + t.retryAfterMs);
+    if (t.retryAfterMs !== undefined && t.retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, now + this.holdFor(t.retryAfterMs));
     if (t.attemptStartedAt < this.lastDecreaseAt) return undefined;
     this.lastDecreaseAt = now;
     const from = this.limit;
     this.limit = Math.max(1, Math.floor(this.limit / 2));
     return from === this.limit ? undefined : { from, to: this.limit };
+  }
+
+  /** How long a `retry-after` of `ms` holds new requests: what the service asks, at most `maxHoldMs`. */
+  holdFor(ms: number): number {
+    return ms <= this.maxHoldMs ? Math.max(0, ms) : this.maxHoldMs;
   }
 
   /** An answer arrived. Returns the change when the limit went up. */

@@ -26,12 +26,22 @@ interface SchedulerOptions {
   retries: number;
   /** All waits of one request together may come to this much; a longer retry-after fails the item. */
   maxRetryAfterMs: number;
+  /** Each wait's most, for one request and for the hold of the whole run: a longer (or endless) retry-after waits this long. */
+  maxEachRetryAfterMs: number;
   ordered: boolean;
   /** Write one line; a throw (a full disk) stops the run with that error. */
   write: (record: AnswerRecord) => void | Promise<void>;
   /** Something to show changed (an item written, the limit moved). */
-  onChange?: (event: { type: 'written'; record: AnswerRecord } | { type: 'limit'; change: LimitChange; throttle?: Throttle }) => void;
+  onChange?: (event: { type: 'written'; record: AnswerRecord } | LimitEvent) => void;
   now?: () => number;
+}
+
+/** The limit moved (`change`), or the service asked to wait and new requests are held `holdMs` (capped). */
+export interface LimitEvent {
+  type: 'limit';
+  change?: LimitChange;
+  throttle?: Throttle;
+  holdMs?: number;
 }
 
 export interface BatchStats {
@@ -79,7 +89,7 @@ export class BatchScheduler {
 
   constructor(private readonly o: SchedulerOptions) {
     this.now = o.now ?? Date.now;
-    this.rate = new RateControl(o.jobs, this.now);
+    this.rate = new RateControl(o.jobs, this.now, o.maxEachRetryAfterMs);
   }
 
   /** Requests on their way now. */
@@ -92,8 +102,11 @@ export class BatchScheduler {
     const it = items[Symbol.asyncIterator]();
     let seq = 0;
     try {
-      while (await this.room(seq)) {
-        const next = await it.next();
+      // While a hold lasts, the next question is looked for: with none left the run ends without waiting it out.
+      let peeked: Promise<IteratorResult<BatchItem>> | undefined;
+      while (await this.room(seq, () => (peeked ??= it.next()))) {
+        const next = await (peeked ?? it.next());
+        peeked = undefined;
         if (next.done) break;
         this.start(next.value, seq++);
       }
@@ -119,12 +132,15 @@ export class BatchScheduler {
     this.notify();
   }
 
-  private async room(seq: number): Promise<boolean> {
+  private async room(seq: number, peek: () => Promise<IteratorResult<BatchItem>>): Promise<boolean> {
     for (;;) {
       if (this.stopped) return false;
       const hold = this.rate.holdMs();
       if (hold > 0) {
-        await this.wake(hold);
+        // A next question found does not end the wait (the hold still holds it).
+        const noneLeft = await Promise.race([this.wake(hold).then(() => false), peek().then((r) => (r.done ? true : new Promise<boolean>(() => {})))]);
+        this.notify(); // ends the wait's timer too
+        if (noneLeft) return false;
         continue;
       }
       const orderedRoom = !this.o.ordered || seq - this.nextToWrite < orderedWindow(this.o.jobs);
@@ -174,7 +190,8 @@ export class BatchScheduler {
 
   private wake(ms?: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = ms === undefined ? undefined : setTimeout(done, ms);
+      // Never past what a timer can hold (2^31 - 1 ms); a wait is re-checked when it ends.
+      const timer = ms === undefined ? undefined : setTimeout(done, Math.min(Math.max(0, ms), 2 ** 31 - 1));
       function done() {
         if (timer) clearTimeout(timer);
         resolve();
@@ -209,9 +226,13 @@ export class BatchScheduler {
         signal: flight.controller.signal,
         retries: this.o.retries,
         maxRetryAfterMs: this.o.maxRetryAfterMs,
+        maxEachRetryAfterMs: this.o.maxEachRetryAfterMs,
         onThrottle: (t: Throttle) => {
+          const wasHeld = this.rate.holdMs() > 0;
           const change = this.rate.throttled(t);
-          if (change) this.o.onChange?.({ type: 'limit', change, throttle: t });
+          // Said when the limit moves or a hold begins (not for each refusal of a burst).
+          const holdMs = t.retryAfterMs !== undefined && t.retryAfterMs > 0 ? this.rate.holdFor(t.retryAfterMs) : undefined;
+          if (change || (holdMs !== undefined && !wasHeld)) this.o.onChange?.({ type: 'limit', change, throttle: t, holdMs });
         },
         beforeRetry: () => this.turnForRetry(flight),
       },

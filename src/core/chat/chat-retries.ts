@@ -16,6 +16,12 @@ export interface CallOptions {
    */
   maxRetryAfterMs?: number;
   /**
+   * Each wait's most (batch): a `retry-after` longer than this, or no finite time at all
+   * (`Infinity`, a date in 2100), is taken as this: wait this long, then try again (within
+   * `maxRetryAfterMs` in all). Unset: such a wait is not waited for at all (the call fails).
+   */
+  maxEachRetryAfterMs?: number;
+  /**
    * Told of every 429 or 503 from the service (retried or not): what it asked for (`retryAfterMs`,
    * from `retry-after` seconds or an HTTP date) and when the attempt that met it started. A
    * rate-aware caller (batch) slows down for everyone, not just this call.
@@ -102,12 +108,14 @@ export async function* withRetries<T>(
       if (err instanceof SyntaxError) throw err; // a malformed body: the caller says which kind
       if (!retryable || n >= retries) throw describeServiceError(err, settings);
       let delay = 500 * 2 ** n * (1 - Math.random() * 0.25);
-      const asked = err instanceof APIError ? retryAfterMs(err) : undefined;
-      if (asked !== undefined) {
+      const askedFor = err instanceof APIError ? retryAfterMs(err) : undefined;
+      const each = opts.maxEachRetryAfterMs;
+      const asked = askedFor !== undefined && each !== undefined && !(askedFor <= each) ? each : askedFor;
+      if (asked !== undefined && askedFor !== undefined) {
         if (waited + asked > cap) {
           const base = describeServiceError(err, settings);
           throw new MedchatError(
-            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${formatDuration(asked)}, try again later`,
+            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${Number.isFinite(askedFor) ? formatDuration(askedFor) : 'with no end'}, try again later`,
             base.exitCode,
             base.kind,
           );
