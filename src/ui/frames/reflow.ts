@@ -4,7 +4,7 @@
  * wrote, which no longer covers the rows they take, and the top of the old region stays on screen
  * (a stale block). These work out the rows the lines take after the narrowing instead.
  */
-import { textWidth } from '../text/width.js';
+import { clusters, escapeRuns, textWidth } from '../text/width.js';
 
 /** Whether the terminal re-wraps lines already on screen when it narrows. xterm and the Linux console cut them instead. */
 export function terminalReflows(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -39,8 +39,6 @@ export function eraseNarrowed(
   return `${up > 0 ? (up === 1 ? '\x1b[A' : `\x1b[${up}A`) : ''}\r\x1b[J`;
 }
 
-const ESCAPE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
-let graphemes: Intl.Segmenter | undefined;
 
 /**
  * `line` cut to `columns` cells, its escape codes all kept (a style opened is still closed). For
@@ -49,37 +47,23 @@ let graphemes: Intl.Segmenter | undefined;
  */
 export function clipLine(line: string, columns: number): string {
   if (textWidth(line) <= columns) return line;
-  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let out = '';
   let used = 0;
-  let i = 0;
-  let text = '';
   let full = false;
-  const flushText = () => {
-    for (const { segment } of full ? [] : graphemes!.segment(text)) {
-      const w = textWidth(segment);
-      if (used + w > columns) {
-        full = true;
-        break;
+  for (const run of escapeRuns(line)) {
+    if (run.escape) out += run.text;
+    else if (!full) {
+      for (const c of clusters(run.text)) {
+        const w = textWidth(c);
+        if (used + w > columns) {
+          full = true;
+          break;
+        }
+        out += c;
+        used += w;
       }
-      out += segment;
-      used += w;
-    }
-    text = '';
-  };
-  while (i < line.length) {
-    ESCAPE.lastIndex = i;
-    const m = ESCAPE.exec(line);
-    if (m) {
-      flushText();
-      out += m[0];
-      i += m[0].length;
-    } else {
-      text += line[i];
-      i++;
     }
   }
-  flushText();
   return out;
 }
 
@@ -96,37 +80,25 @@ export const SOFT_WRAPPED = '\u0000';
  */
 export function wrappedRows(line: string, columns: number): string[] {
   if (textWidth(line) <= columns) return [line];
-  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const rows: string[] = [];
   let cur = '';
   let used = 0;
-  let text = '';
-  const flushText = () => {
-    for (const { segment } of graphemes!.segment(text)) {
-      const w = textWidth(segment);
+  for (const run of escapeRuns(line)) {
+    if (run.escape) {
+      cur += run.text;
+      continue;
+    }
+    for (const c of clusters(run.text)) {
+      const w = textWidth(c);
       if (used + w > columns && used > 0) {
         rows.push(cur);
         cur = SOFT_WRAPPED;
         used = 0;
       }
-      cur += segment;
+      cur += c;
       used += w;
     }
-    text = '';
-  };
-  for (let i = 0; i < line.length; ) {
-    ESCAPE.lastIndex = i;
-    const m = ESCAPE.exec(line);
-    if (m) {
-      flushText();
-      cur += m[0];
-      i += m[0].length;
-    } else {
-      text += line[i];
-      i++;
-    }
   }
-  flushText();
   rows.push(cur);
   return rows;
 }

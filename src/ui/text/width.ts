@@ -70,42 +70,39 @@ const ESCAPE_AT = /\x1b(?:\[[0-9;?<=>!]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\
 export function pinClusters(bytes: string): string {
   if (!MAY_DISPUTE.test(bytes)) return bytes;
   let out = '';
-  let text = '';
-  const flushText = () => {
-    if (!text) return;
-    if (MAY_DISPUTE.test(text)) {
-      for (const c of clusters(text)) {
-        if (!isDisputed(c)) {
-          out += c;
-          continue;
-        }
-        const cells = clusterCells(c);
-        out += `${SAVE}${' '.repeat(cells)}${RESTORE}${c}${RESTORE}\x1b[${cells}C`;
-      }
-    } else out += text;
-    text = '';
-  };
-  for (let i = 0; i < bytes.length; ) {
-    if (bytes.charCodeAt(i) === 0x1b) {
-      ESCAPE_AT.lastIndex = i;
-      const m = ESCAPE_AT.exec(bytes);
-      if (m) {
-        flushText();
-        out += m[0];
-        i += m[0].length;
+  for (const run of escapeRuns(bytes)) {
+    if (run.escape || !MAY_DISPUTE.test(run.text)) {
+      out += run.text;
+      continue;
+    }
+    // (A control character is a cluster of its own, so no cluster spans a line end.)
+    for (const c of clusters(run.text)) {
+      if (!isDisputed(c)) {
+        out += c;
         continue;
       }
+      const cells = clusterCells(c);
+      out += `${SAVE}${' '.repeat(cells)}${RESTORE}${c}${RESTORE}\x1b[${cells}C`;
     }
-    const code = bytes.charCodeAt(i);
-    if (code < 0x20 && code !== 0x1b) {
-      // A control (newline, carriage return) ends the text run: clusters never span one here.
-      flushText();
-      out += bytes[i];
-    } else text += bytes[i];
-    i++;
   }
-  flushText();
   return out;
+}
+
+/** `s` in runs, in order: each escape sequence (CSI, OSC, or a two-byte ESC x) on its own, and the text between them. */
+export function escapeRuns(s: string): Array<{ escape: boolean; text: string }> {
+  const runs: Array<{ escape: boolean; text: string }> = [];
+  let start = 0;
+  for (let i = s.indexOf('\x1b'); i >= 0; i = s.indexOf('\x1b', i + 1)) {
+    ESCAPE_AT.lastIndex = i;
+    const m = ESCAPE_AT.exec(s);
+    if (!m) continue;
+    if (i > start) runs.push({ escape: false, text: s.slice(start, i) });
+    runs.push({ escape: true, text: m[0] });
+    start = i + m[0].length;
+    i = start - 1;
+  }
+  if (start < s.length) runs.push({ escape: false, text: s.slice(start) });
+  return runs;
 }
 
 let segmenter: Intl.Segmenter | undefined;
