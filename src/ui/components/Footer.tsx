@@ -10,16 +10,15 @@ import { useTurnSeconds } from './turn-seconds.js';
  * One line under the input: context used, thinking on/off and the last answer's figures; or,
  * while an answer streams, its live figures alone (elapsed, tokens, a stall sign): the next
  * request is not known until the answer ends (the meter comes back then, counting it), and the
- * line is rewritten below every finished paragraph, so it stays short. Then key hints (or
- * a transient message such as "press Ctrl+C again to exit"). `meter` is a prop so the context
- * module can supply it. Memoised: while an answer streams its props do not change, so React
+ * line is rewritten below every finished paragraph, so it stays short. Then key hints (a transient
+ * message such as "press Ctrl+C again to exit" has a row of its own, under it). `meter` is a prop
+ * so the context module can supply it. Memoised: while an answer streams its props do not change, so React
  * skips it every frame; the live figures update on the turn clock's tick.
  */
 export const Footer = memo(function Footer({
   meter,
   last,
   busy,
-  message,
   pendingReprint,
   demo,
   thinking,
@@ -28,7 +27,6 @@ export const Footer = memo(function Footer({
   meter: Meter;
   last?: LastStats;
   busy: boolean;
-  message?: string;
   pendingReprint?: boolean;
   /** `medchat demo`: a badge first, so a screenshot cannot pass for real output. */
   demo?: boolean;
@@ -56,7 +54,7 @@ export const Footer = memo(function Footer({
         {streaming && live ? <LiveFigures live={live} /> : null}
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>
-        {message ? <Text color="yellow">{message}</Text> : <Text dimColor>{hints}</Text>}
+        <Text dimColor>{hints}</Text>
       </Text>
     </Box>
   );
