@@ -33,12 +33,14 @@ const DEFAULT_WINDOW = 131_072;
  * least one byte): 16 for each token of the context window, as for stdin (2 MB for 128k), which
  * no model can write in one answer (text runs at 3-5 bytes a token, and the window holds the
  * question too). A service that goes on past it is stopped there: what arrived is kept, and the
- * answer is cut off (exit 4). Never more than 16 MB, whatever the window, so memory stays bounded.
+ * answer is cut off (exit 4). Never more than 4 MB, whatever the window (a million tokens' worth:
+ * more than any model writes in one answer), so memory stays bounded: with history on, medchat
+ * peaks at about 100 MB at 4 MB, 140 MB at 8 MB, 205 MB at 16 MB (test/e2e/resources.test.ts).
  */
 export function answerLimitFor(contextWindow: number | undefined): number {
   return Math.min(stdinLimitFor(contextWindow ?? DEFAULT_WINDOW), ANSWER_CEILING);
 }
-const ANSWER_CEILING = 16 * 1024 * 1024;
+const ANSWER_CEILING = 4 * 1024 * 1024;
 
 /** Stopped at answerLimitFor: the answer is incomplete (exit 4), what arrived is kept. */
 export function answerTooLong(limit: number, contextWindow: number | undefined): MedchatError {
