@@ -138,7 +138,7 @@ function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number
     const seen = inspect(lockFile, staleMs);
     if (seen.state === 'stale') {
       try {
-        fs.unlinkSync(lockFile);
+        ops.unlink(lockFile);
         tookOver = seen.why;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
@@ -188,7 +188,7 @@ function inspect(lockFile: string, staleMs: number): Seen {
     const what = st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
     throw new LockUnusableError(lockFile, `is ${what}, not a lock medchat made`, 'remove it, then run again');
   }
-  const mine = typeof process.getuid === 'function' && st.uid === process.getuid();
+  const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
   const owner = mine ? undefined : userName(st.uid);
   const stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
   const age = Date.now() - st.mtimeMs;
@@ -216,12 +216,17 @@ function judge(content: string, age: number, staleMs: number): { stale: boolean;
     return age > Math.min(1000, staleMs) ? { stale: true, text: `a process that never finished writing it, ${ago(age)}` } : { stale: false, text: 'a process that is just starting' };
   }
   if (age > staleMs) return { stale: true, text: `pid ${pid}, ${ago(age)}` };
-  // This process holds no lock between calls: a leftover of an earlier process with its pid.
-  if (pid === process.pid) return { stale: true, text: `pid ${pid}, an earlier process with this process's pid` };
   if (host && host !== os.hostname()) return { stale: false, text: `pid ${pid} on ${host}` };
   const boot = fields.get('boot');
   const bootNow = bootId();
   if (boot && bootNow && boot !== bootNow) return { stale: true, text: `pid ${pid}, before the machine last started` };
+  if (pid === process.pid) {
+    // This process's own lock, taken earlier and held (a batch's, for its whole run), when it
+    // recorded this process's start; else a leftover of an earlier process with this pid.
+    const start = fields.get('start');
+    if (start && start === processStart(pid)) return { stale: false, text: `pid ${pid}` };
+    return { stale: true, text: `pid ${pid}, an earlier process with this process's pid` };
+  }
   try {
     process.kill(pid, 0);
   } catch (err) {
