@@ -26,6 +26,10 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Called with the child once it has started (to send signals, read streams). */
   onSpawn?: (child: ChildProcess) => void;
+  /** Run through this command, with node and the binary after it (`['setpriv', '--reuid=65534', …]`: as another user). */
+  wrap?: string[];
+  /** The launcher to run instead of BIN (a copy another user can read). */
+  bin?: string;
 }
 
 /**
@@ -69,7 +73,8 @@ export function filesUnder(dir: string): string[] {
 /** Run the built `bin/medchat.js` as a user would, and collect what it printed and how it ended. */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+    const [cmd, ...argv] = [...(opts.wrap ?? []), process.execPath, opts.bin ?? BIN, ...args];
+    const child = spawn(cmd!, argv, { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));

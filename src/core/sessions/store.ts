@@ -15,7 +15,7 @@ import type { Turn } from '../context/conversation.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
-import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
+import { LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
@@ -301,8 +301,9 @@ function fileStamp(file: string): string | undefined {
 
 function saveError(id: string, file: string, err: unknown): MedchatError {
   if (err instanceof LockTimeoutError) {
-    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, delete ${err.lockFile}`, ExitCode.failure, 'session-io');
+    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, ${err.owner ? `ask ${err.owner} to delete` : 'delete'} ${err.lockFile}`, ExitCode.failure, 'session-io');
   }
+  if (err instanceof LockUnusableError) return new MedchatError(`cannot save the session ${id}: its lock ${err.message}`, ExitCode.failure, 'session-io');
   const e = err instanceof FileWriteError ? err : toWriteError(file, err);
   return new MedchatError(`cannot save the session ${id} in ${path.dirname(file)}: ${e.reason} (${e.code}); ${e.nextStep} or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
 }
