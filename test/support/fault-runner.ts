@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { BIN, TEST_KEY, cliEnv, runCli } from './cli.js';
+import type { ChildProcess } from 'node:child_process';
+import { BIN, TEST_KEY, cliEnv, runCli, type CliOptions, type CliResult } from './cli.js';
 import type { FaultCase } from './fault-cases.js';
 import type { Outcome } from './invariants.js';
 
@@ -186,4 +187,35 @@ export async function runOnPty(c: FaultCase, baseUrl: string, home: string, idle
   // stderr rules on the same text (an outcome line last, no stack trace).
   const text = output.toString('utf8').replace(/\r\n/g, '\n');
   return { code, stdout: Buffer.from(text), stderr: text, elapsedMs, files, turn, exports: [], tty: true };
+}
+
+/** A run of the built binary a test steers while it runs: what it printed so far, its stdin (held open), when it ended. */
+export interface RunningCli {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves when the process has ended (after `timeoutMs` it is killed and this rejects). */
+  done: Promise<CliResult & { endedAt: number }>;
+}
+
+/**
+ * Start `bin/medchat.js` as runCli does, but keep stdin open (`holdStdin`: the test writes to it
+ * and ends it, or never does) and let the test watch stdout and stderr as they come.
+ */
+export function startBinary(args: string[], opts: CliOptions & { holdStdin?: boolean } = {}): RunningCli {
+  let child!: ChildProcess;
+  let out = '';
+  let err = '';
+  const done = runCli(args, {
+    ...opts,
+    stdin: opts.holdStdin ? undefined : opts.stdin,
+    onSpawn: (c) => {
+      child = c;
+      c.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      c.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
+      opts.onSpawn?.(c);
+    },
+    keepStdin: opts.holdStdin,
+  }).then((r) => ({ ...r, endedAt: Date.now() }));
+  return { child, stdout: () => out, stderr: () => err, done };
 }
