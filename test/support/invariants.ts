@@ -241,3 +241,24 @@ export function controlProblems(text: string, where = 'output'): string[] {
   const found = terminalControls(text);
   return found.length ? [`${where}: ${found.join(', ')}`] : [];
 }
+
+/**
+ * Redact mode showed `typed` back (the service echoed what it got): exactly as typed, except that a
+ * placeholder-like separator may have become a non-breaking hyphen (medchat's escape of a forgery
+ * typed after its own placeholder was made, which looks the same), and letter case. Anything else, such as a value
+ * put back where the user wrote a placeholder-like text, is a problem.
+ */
+export function restoredProblems(shownText: string, typedText: string, where = 'the answer'): string[] {
+  // Case aside: one identifier written twice ("Device", then "DEVICE") is one placeholder and comes back as first written.
+  const shown = shownText.toLowerCase();
+  const typed = typedText.toLowerCase();
+  if (shown === typed) return [];
+  let i = 0;
+  if (shown.length === typed.length) {
+    while (i < shown.length && (shown[i] === typed[i] || (shown[i] === '\u2011' && '-_ '.includes(typed[i]!)))) i++;
+    if (i === shown.length) return [];
+  } else {
+    while (i < shown.length && shown[i] === typed[i]) i++;
+  }
+  return [`${where} is not the text as typed from offset ${i}: shown ${short(shownText.slice(Math.max(0, i - 30), i + 60))}, typed ${short(typedText.slice(Math.max(0, i - 30), i + 60))}`];
+}
