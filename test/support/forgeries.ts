@@ -8,7 +8,8 @@ import type { Prng } from './prng.js';
  * non-breaking hyphen), nested and run together; mixed with identifiers the guard replaces.
  */
 export function forgedToken(p: Prng): string {
-  const kind = p.pick(KINDS);
+  // Mostly the kinds the identifiers below become (a forgery of those can collide with ours), else any kind.
+  const kind = p.chance(0.6) ? p.pick(['NAME', 'NAME', 'PHONE', 'MRN', 'EMAIL'] as const) : p.pick(KINDS);
   const n = p.weighted<string>([
     [6, String(p.int(1, 3))],
     [2, `0${p.int(1, 3)}`],
