@@ -197,6 +197,32 @@ describe(`batch (seed ${SEED})`, { concurrency: 2 }, () => {
     });
   }
 
+  for (let i = 0, n = p.int(1, 2); i < n; i++) {
+    const c = p.fork(400 + i);
+    const signal: Sig = c.chance(0.6) ? 'SIGTERM' : 'SIGHUP';
+    const extraMs = c.int(0, 100);
+    test(`rewriting a big answers file without last run's error line, ${signal} +${extraMs} ms into the rewrite: ${SIGNAL_EXIT[signal]}, the file is the old one or the new one, no temporary copy or lock left`, async () => {
+      count('batch: rewriting the answers file');
+      const d = await double();
+      const q = questions(4);
+      // 60,000 answered lines (ids a0…) and q1's error line: this run asks q1 again, so it first rewrites the file without that line.
+      const answered = Array.from({ length: 60_000 }, (_, k) => JSON.stringify({ id: `a${k}`, content: 'an earlier answer '.repeat(20) }) + '\n').join('');
+      const old = answered + JSON.stringify({ id: 'q1', content: '', error: { message: 'the service failed', exit_code: 1 } }) + '\n';
+      fs.writeFileSync(q.out, old);
+      const dir = path.dirname(q.out);
+      const temps = () => fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+      const run = startBinary(['batch', q.input, '-o', q.out, '-j', '1'], { baseUrl: d.url, home: q.home });
+      await waitFor(() => temps().length > 0 || run.child.exitCode !== null, WAIT_MS, 'the rewrite to start');
+      await delay(extraMs);
+      await stop(run, signal, 'batch rewriting the answers file', { mayFinish: true });
+      const now = fs.readFileSync(q.out, 'utf8');
+      assert.ok(now === old || now.startsWith(answered), `the answers file is the old one or the rewritten one, seed ${SEED}`);
+      assert.deepEqual(answerLinesProblems(now).problems, []);
+      assert.deepEqual(temps(), [], `no temporary copy of the answers left behind (seed ${SEED})`);
+      assert.equal(fs.existsSync(`${q.out}.lock`), false, 'no lock left');
+    });
+  }
+
   for (let i = 0, n = p.int(2, 3); i < n; i++) {
     const c = p.fork(300 + i);
     const signal: Sig = c.chance(0.6) ? 'SIGTERM' : 'SIGHUP';
