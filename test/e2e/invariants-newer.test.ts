@@ -185,3 +185,25 @@ test('batch - with a temporary folder it cannot use: one line that names the fol
     assert.equal(double.chat.requests.length, before, 'nothing sent');
   }
 });
+
+test('roles edit where the roles folder cannot be made (a file holds its name) or the role is a link: one line saying so, nothing written', async () => {
+  counts['roles edit: unwritable'] = 2;
+  const home = tempHome();
+  const config = path.join(home, 'config');
+  fs.mkdirSync(config, { recursive: true });
+  fs.writeFileSync(path.join(config, 'roles'), 'not a folder');
+  const r = await runCli(['roles', 'edit', 'triage'], { home });
+  assert.ok(r.code === 1 || r.code === 2, `exit ${r.code}`);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /unexpected error/, `a known failure, said as one: ${r.stderr}`);
+  assert.match(r.stderr, /roles/);
+  assert.equal(fs.readFileSync(path.join(config, 'roles'), 'utf8'), 'not a folder');
+
+  fs.rmSync(path.join(config, 'roles'));
+  fs.mkdirSync(path.join(config, 'roles'));
+  fs.symlinkSync(path.join(home, 'elsewhere.md'), path.join(config, 'roles', 'triage.md'));
+  const link = await runCli(['roles', 'edit', 'triage'], { home });
+  assert.equal(link.code, 2, link.stderr);
+  assert.match(link.stderr, /^medchat: cannot write .*triage\.md: it is a symbolic link.*\n$/);
+  assert.equal(fs.existsSync(path.join(home, 'elsewhere.md')), false, 'nothing written through the link');
+});
