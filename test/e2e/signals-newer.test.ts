@@ -53,7 +53,7 @@ async function double(latencyMs = 0): Promise<ServiceDouble> {
 }
 
 /** Send `signal`, wait for the end; check the exit, the time it took, stack traces and the key. Returns the result. */
-async function stop(run: RunningCli, signal: Sig, what: string, opts: { mayFinish?: boolean } = {}): Promise<CliResult> {
+async function stop(run: RunningCli, signal: Sig, what: string, opts: { mayFinish?: boolean } = {}): Promise<CliResult & { endedAt: number }> {
   const sentAt = Date.now();
   run.child.kill(signal);
   const r = await run.done;
@@ -173,13 +173,16 @@ describe(`batch (seed ${SEED})`, { concurrency: 2 }, () => {
     const paceMs = c.int(3, 25);
     const extraMs = c.int(0, 150);
     const toFile = c.chance(0.7);
-    test(`mid-answer of item ${k}/${size} at -j ${jobs} (${chunks} chunks, ${paceMs} ms apart) ${toFile ? 'into -o' : 'to stdout'}, ${signal} +${extraMs} ms: ${SIGNAL_EXIT[signal]}, the answers in flight written whole, nothing received lost`, async () => {
-      count(`batch: mid-answer -j ${jobs}`);
+    const flags = c.pick([[], [], ['-r', 'soap'], ['--schema', 'answer']]);
+    const schema = flags[0] === '--schema';
+    test(`mid-answer of item ${k}/${size} at -j ${jobs}${flags.length ? ` with ${flags.join(' ')}` : ''} (${chunks} chunks, ${paceMs} ms apart) ${toFile ? 'into -o' : 'to stdout'}, ${signal} +${extraMs} ms: ${SIGNAL_EXIT[signal]}, the answers in flight written whole, nothing received lost`, async () => {
+      count(`batch: mid-answer -j ${jobs}${flags.length ? ` ${flags[0]}` : ''}`);
       const d = await double();
       const q = questions(size);
-      const content = words(chunks, 'w');
+      const text = words(chunks, 'w');
+      const content = schema ? ['{"answer": "', ...text, '"}'] : text;
       d.chat.defaultScript = { content, paceMs };
-      const args = ['batch', q.input, '-j', jobs, ...(toFile ? ['-o', q.out] : [])];
+      const args = ['batch', q.input, '-j', jobs, ...flags, ...(toFile ? ['-o', q.out] : [])];
       // Requests after item k are held unanswered until the signal is taken: the run is midway whatever the machine's speed.
       d.chat.holdAfter(k);
       const run = startBinary(args, { baseUrl: d.url, home: q.home });
@@ -192,8 +195,38 @@ describe(`batch (seed ${SEED})`, { concurrency: 2 }, () => {
       const got = answersIn(toFile ? fs.readFileSync(q.out, 'utf8') : r.stdout, 'mid-answer');
       // The first signal lets the answers in flight finish: every request sent has its line, whole.
       assert.equal(got.length, d.chat.requests.length, `every request sent has its answer line, seed ${SEED}`);
-      for (const l of got) assert.equal(l.content, content.join(''), `line ${l.id} holds the whole answer the service sent`);
+      for (const l of got) {
+        if (schema) assert.deepEqual(l.value, { answer: text.join('') }, `line ${l.id} holds the whole answer the service sent`);
+        else assert.equal(l.content, content.join(''), `line ${l.id} holds the whole answer the service sent`);
+      }
       if (toFile) await rerunAsksOnlyWhatIsMissing(d, q, 'mid-answer');
+    });
+  }
+
+  for (let i = 0, n = p.int(1, 2); i < n; i++) {
+    const c = p.fork(500 + i);
+    const signal: Sig = c.chance(0.6) ? 'SIGTERM' : 'SIGHUP';
+    const jobs = c.pick(['1', '4']);
+    const answered = c.int(0, 6);
+    const twice = c.chance(0.5);
+    test(`a service that stalls the answers in flight (-j ${jobs}, after ${answered}), ${signal}${twice ? ' twice' : ''}: ${SIGNAL_EXIT[signal]} ${twice ? 'at once' : 'within --idle-timeout + 2 s'}, whole lines, the rerun asks the rest`, async () => {
+      count(`batch: stalled in flight${twice ? ', signalled twice' : ''}`);
+      const d = await double();
+      const q = questions(12);
+      d.chat.holdAfter(answered);
+      const run = startBinary(['batch', q.input, '-o', q.out, '-j', jobs, '--idle-timeout', '3'], { baseUrl: d.url, home: q.home });
+      await waitFor(() => d.chat.arrivals.length > answered && d.chat.inFlight >= 1, WAIT_MS, 'a request held in flight');
+      const sentAt = Date.now();
+      if (twice) {
+        run.child.kill(signal);
+        await waitFor(() => run.stderr().includes('stopping') || run.child.exitCode !== null, WAIT_MS, 'the first signal to be taken');
+      }
+      const r = await stop(run, signal, `batch stalled in flight, ${signal}${twice ? ' twice' : ''}`);
+      const took = r.endedAt - sentAt;
+      assert.ok(took < (twice ? 3000 : 3000 + 2000 + 3000), `ended ${took} ms after the first signal (seed ${SEED})`);
+      if (twice) assert.match(r.stderr, /left at once/);
+      d.chat.release();
+      await rerunAsksOnlyWhatIsMissing(d, q, 'stalled in flight');
     });
   }
 
