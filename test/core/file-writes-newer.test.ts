@@ -95,63 +95,63 @@ function previousRun(dir: string, tail: 'error line' | 'torn line'): { input: st
 }
 
 for (const [tail, jobs] of [['error line', '1'], ['torn line', '4']] as const) {
-test(`batch -o -j ${jobs} after a run that left ${tail === 'error line' ? 'an error line' : 'a torn line'}: a fault at every file call (lock, ${tail === 'error line' ? 'rewrite, ' : ''}appends, flush, close) leaves whole lines and one line of error; the next run asks only what is missing`, async (t) => {
-  const dir = tempDir('medchat-writes-');
-  const flags: BatchFlags = { output: path.join(dir, 'answers.jsonl'), jobs };
-  const probe = new FaultyFileOps();
-  let setup = previousRun(dir, tail);
-  const clean = await batch(dir, setup.input, flags, probe);
-  assert.equal(clean.code, 0, `the run works without a fault (seed ${SEED}): ${clean.stderr}`);
-  assert.deepEqual(answerLinesProblems(fs.readFileSync(setup.out, 'utf8')).lines.map((l) => l.id).sort(), IDS);
-  const cases = faultCases(probe.calls);
-  t.diagnostic(`the run makes ${probe.calls.length} file calls: ${probe.calls.join(',')}`);
-  const codes: Record<string, number> = {};
-  const broken: string[] = [];
-  for (const c of cases) {
-    setup = previousRun(dir, tail);
-    const ops = new FaultyFileOps({ at: c.at, kind: c.kind });
-    const from = double.chat.requests.length;
-    const r = await batch(dir, setup.input, flags, ops);
-    const why = describeFault(c);
-    const problems: string[] = [];
-    codes[r.code] = (codes[r.code] ?? 0) + 1;
-    if (!ops.fired || folderSync(c.at, probe.calls)) {
-      // After a rename only the folder's flush is left: it cannot undo the new file (as in file-writes.test.ts).
-      if (r.code !== 0) problems.push(`${ops.fired ? 'a fault after the commit' : 'no fault fired'}, yet exit ${r.code}`);
-    } else {
-      if (r.code !== 1 && r.code !== 2) problems.push(`exit ${r.code}, expected 1 (a disk to fix) or 2`);
-      problems.push(...stderrProblems(r.stderr.split('\n').filter((l) => !/^medchat batch: /.test(l) && !/^\s+/.test(l)).join('\n'), r.code));
-      const line = r.stderr.split('\n').find((l) => l.startsWith('medchat: '));
-      if (line && !/disk is full|input\/output error/.test(line)) problems.push(`the error line does not say what happened: ${line}`);
+  test(`batch -o -j ${jobs} after a run that left ${tail === 'error line' ? 'an error line' : 'a torn line'}: a fault at every file call (lock, ${tail === 'error line' ? 'rewrite, ' : ''}appends, flush, close) leaves whole lines and one line of error; the next run asks only what is missing`, async (t) => {
+    const dir = tempDir('medchat-writes-');
+    const flags: BatchFlags = { output: path.join(dir, 'answers.jsonl'), jobs };
+    const probe = new FaultyFileOps();
+    let setup = previousRun(dir, tail);
+    const clean = await batch(dir, setup.input, flags, probe);
+    assert.equal(clean.code, 0, `the run works without a fault (seed ${SEED}): ${clean.stderr}`);
+    assert.deepEqual(answerLinesProblems(fs.readFileSync(setup.out, 'utf8')).lines.map((l) => l.id).sort(), IDS);
+    const cases = faultCases(probe.calls);
+    t.diagnostic(`the run makes ${probe.calls.length} file calls: ${probe.calls.join(',')}`);
+    const codes: Record<string, number> = {};
+    const broken: string[] = [];
+    for (const c of cases) {
+      setup = previousRun(dir, tail);
+      const ops = new FaultyFileOps({ at: c.at, kind: c.kind });
+      const from = double.chat.requests.length;
+      const r = await batch(dir, setup.input, flags, ops);
+      const why = describeFault(c);
+      const problems: string[] = [];
+      codes[r.code] = (codes[r.code] ?? 0) + 1;
+      if (!ops.fired || folderSync(c.at, probe.calls)) {
+        // After a rename only the folder's flush is left: it cannot undo the new file (as in file-writes.test.ts).
+        if (r.code !== 0) problems.push(`${ops.fired ? 'a fault after the commit' : 'no fault fired'}, yet exit ${r.code}`);
+      } else {
+        if (r.code !== 1 && r.code !== 2) problems.push(`exit ${r.code}, expected 1 (a disk to fix) or 2`);
+        problems.push(...stderrProblems(r.stderr.split('\n').filter((l) => !/^medchat batch: /.test(l) && !/^\s+/.test(l)).join('\n'), r.code));
+        const line = r.stderr.split('\n').find((l) => l.startsWith('medchat: '));
+        if (line && !/disk is full|input\/output error/.test(line)) problems.push(`the error line does not say what happened: ${line}`);
+      }
+      problems.push(...keyProblems({ stdout: r.stdout, stderr: r.stderr }, KEY));
+      const text = fs.existsSync(setup.out) ? fs.readFileSync(setup.out, 'utf8') : '';
+      const { lines, problems: lineProblems } = answerLinesProblems(text);
+      // The previous file untouched (the fault came before anything changed) is fine, torn line and all: the next run cuts it.
+      if (text !== setup.previous.toString('utf8')) problems.push(...lineProblems);
+      // Nothing committed: the file as it was. Else every line is the previous run's or one this run was told was written.
+      const sent = new Set(double.chat.requests.slice(from).map((q) => String(q.body.messages.at(-1).content).trim().split(' ')[1]));
+      for (const l of lines) if (!l.error && !['q1', 'q2'].includes(String(l.id)) && !sent.has(String(l.id))) problems.push(`line ${l.id} was never asked`);
+      if (!lines.some((l) => l.id === 'q1') || !lines.some((l) => l.id === 'q2')) problems.push(`an answer of the earlier run was lost: ${JSON.stringify(text.slice(0, 200))}`);
+      if (r.code !== 0 && !text.includes('"q1"')) problems.push('the previous answers are gone');
+      const left = leftovers(dir);
+      if (left.length) problems.push(`left behind: ${left.map((f) => path.basename(f)).join(', ')}`);
+      // The disk has room again: the next run asks exactly what has no answer line.
+      const answered = new Set(lines.filter((l) => !l.error).map((l) => String(l.id)));
+      // A request the stopped run had handed to the network may still reach the double: let it land first.
+      await settle();
+      const before = double.chat.requests.length;
+      const rerun = await batch(dir, setup.input, flags);
+      if (rerun.code !== 0) problems.push(`the rerun: exit ${rerun.code}: ${rerun.stderr.trim().split('\n').at(-1)}`);
+      const asked = double.chat.requests.slice(before).map((q) => String(q.body.messages.at(-1).content).trim().split(' ')[1]!);
+      const missing = IDS.filter((id) => !answered.has(id));
+      if (asked.sort().join() !== missing.join()) problems.push(`the rerun asked ${asked.join(',') || 'nothing'}, not the missing ${missing.join(',') || 'nothing'}`);
+      const final = answerLinesProblems(fs.existsSync(setup.out) ? fs.readFileSync(setup.out, 'utf8') : '');
+      if (final.problems.length || final.lines.filter((l) => !l.error).map((l) => String(l.id)).sort().join() !== IDS.join()) problems.push(`after the rerun: ${final.problems.join('; ') || final.lines.map((l) => l.id).join(',')}`);
+      if (problems.length) broken.push(`${why}:\n    ${problems.join('\n    ')}\n    stderr: ${JSON.stringify(r.stderr.slice(-300))}`);
     }
-    problems.push(...keyProblems({ stdout: r.stdout, stderr: r.stderr }, KEY));
-    const text = fs.existsSync(setup.out) ? fs.readFileSync(setup.out, 'utf8') : '';
-    const { lines, problems: lineProblems } = answerLinesProblems(text);
-    // The previous file untouched (the fault came before anything changed) is fine, torn line and all: the next run cuts it.
-    if (text !== setup.previous.toString('utf8')) problems.push(...lineProblems);
-    // Nothing committed: the file as it was. Else every line is the previous run's or one this run was told was written.
-    const sent = new Set(double.chat.requests.slice(from).map((q) => String(q.body.messages.at(-1).content).trim().split(' ')[1]));
-    for (const l of lines) if (!l.error && !['q1', 'q2'].includes(String(l.id)) && !sent.has(String(l.id))) problems.push(`line ${l.id} was never asked`);
-    if (!lines.some((l) => l.id === 'q1') || !lines.some((l) => l.id === 'q2')) problems.push(`an answer of the earlier run was lost: ${JSON.stringify(text.slice(0, 200))}`);
-    if (r.code !== 0 && !text.includes('"q1"')) problems.push('the previous answers are gone');
-    const left = leftovers(dir);
-    if (left.length) problems.push(`left behind: ${left.map((f) => path.basename(f)).join(', ')}`);
-    // The disk has room again: the next run asks exactly what has no answer line.
-    const answered = new Set(lines.filter((l) => !l.error).map((l) => String(l.id)));
-    // A request the stopped run had handed to the network may still reach the double: let it land first.
-    await settle();
-    const before = double.chat.requests.length;
-    const rerun = await batch(dir, setup.input, flags);
-    if (rerun.code !== 0) problems.push(`the rerun: exit ${rerun.code}: ${rerun.stderr.trim().split('\n').at(-1)}`);
-    const asked = double.chat.requests.slice(before).map((q) => String(q.body.messages.at(-1).content).trim().split(' ')[1]!);
-    const missing = IDS.filter((id) => !answered.has(id));
-    if (asked.sort().join() !== missing.join()) problems.push(`the rerun asked ${asked.join(',') || 'nothing'}, not the missing ${missing.join(',') || 'nothing'}`);
-    const final = answerLinesProblems(fs.existsSync(setup.out) ? fs.readFileSync(setup.out, 'utf8') : '');
-    if (final.problems.length || final.lines.filter((l) => !l.error).map((l) => String(l.id)).sort().join() !== IDS.join()) problems.push(`after the rerun: ${final.problems.join('; ') || final.lines.map((l) => l.id).join(',')}`);
-    if (problems.length) broken.push(`${why}:\n    ${problems.join('\n    ')}\n    stderr: ${JSON.stringify(r.stderr.slice(-300))}`);
-  }
-  t.diagnostic(`batch -o (${tail}, -j ${jobs}): ${cases.length} fault cases, exit codes ${JSON.stringify(codes)}, seed ${SEED}`);
-  console.log(`# file-writes-newer batch -o (${tail}, -j ${jobs}): ${cases.length} fault cases over ${probe.calls.length} calls, exit codes ${JSON.stringify(codes)}, seed ${SEED} (replay with MEDCHAT_SEED=${SEED})`);
-  assert.deepEqual(broken, [], `${broken.length} of ${cases.length} cases broke (seed ${SEED})`);
-});
+    t.diagnostic(`batch -o (${tail}, -j ${jobs}): ${cases.length} fault cases, exit codes ${JSON.stringify(codes)}, seed ${SEED}`);
+    console.log(`# file-writes-newer batch -o (${tail}, -j ${jobs}): ${cases.length} fault cases over ${probe.calls.length} calls, exit codes ${JSON.stringify(codes)}, seed ${SEED} (replay with MEDCHAT_SEED=${SEED})`);
+    assert.deepEqual(broken, [], `${broken.length} of ${cases.length} cases broke (seed ${SEED})`);
+  });
 }
