@@ -24,6 +24,8 @@ export interface CliOptions {
   baseUrl?: string;
   home?: string;
   timeoutMs?: number;
+  /** Leave stdin open when `stdin` is undefined (the test writes to it, ends it, or never does). */
+  keepStdin?: boolean;
   /** Called with the child once it has started (to send signals, read streams). */
   onSpawn?: (child: ChildProcess) => void;
   /** Run through this command, with node and the binary after it (`['setpriv', '--reuid=65534', …]`: as another user). */
@@ -81,7 +83,7 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.stdin.on('error', () => {});
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
-    else child.stdin.end();
+    else if (!opts.keepStdin) child.stdin.end();
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`medchat ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 20000} ms\nstderr: ${Buffer.concat(err)}`));
