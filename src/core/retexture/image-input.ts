@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { shellQuote } from '../text/shell-quote.js';
+import { readStreamBounded } from '../io/bounded-read.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -170,19 +171,8 @@ async function readRegularFile(file: string, maxBytes: number, label: string): P
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > maxBytes) {
-      (stream as { destroy?: () => void }).destroy?.();
-      throw tooLarge(label, size, maxBytes, true);
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
+  return readStreamBounded(stream, maxBytes, () => tooLarge(label, maxBytes + 1, maxBytes, true));
 }
 
 function describeFsError(err: unknown): string {
