@@ -167,7 +167,7 @@ test('MEDCHAT_DATA_DIR naming a folder that was there already (a shared one) kee
   assert.equal(fs.statSync(store.fileFor(session.id)).mode & 0o777, 0o600);
 });
 
-test('a session file over 32 MB, a link to /dev/zero or a FIFO: listed as such and refused by load with one line, never read whole', () => {
+test('a session file over 16 MB, a link to /dev/zero or a FIFO: listed as such and refused by load with one line, never read whole', () => {
   const { store } = freshStore();
   fs.mkdirSync(store.dir, { recursive: true });
   const big = store.fileFor('20260101-000000-0001');
@@ -177,6 +177,6 @@ test('a session file over 32 MB, a link to /dev/zero or a FIFO: listed as such a
   const listed = new Map(store.list().map((s) => [s.id, s.title]));
   assert.equal(listed.get('20260101-000000-0001'), '(too big to read: 120.0 MB)');
   assert.equal(listed.get('20260101-000000-0002'), '(not a file)');
-  assert.throws(() => store.load('20260101-000000-0001'), /^MedchatError: the session file .*0001\.json: is 120\.0 MB, more than the 32\.0 MB it may be; start a new conversation \(without -c\); or remove it with: medchat sessions rm 20260101-000000-0001$/);
+  assert.throws(() => store.load('20260101-000000-0001'), /^MedchatError: the session file .*0001\.json: is 120\.0 MB, more than the 16\.0 MB it may be; start a new conversation \(without -c\); or remove it with: medchat sessions rm 20260101-000000-0001$/);
   assert.throws(() => store.load('20260101-000000-0002'), /0002\.json: not a regular file but a character device; a session is a regular file; or remove it with: medchat sessions rm 20260101-000000-0002$/);
 });

@@ -85,7 +85,7 @@ function plant(reader: Reader, kind: Kind, home: string, rng: Prng): Planted {
       fs.mkdirSync(file);
       return { file };
     case 'too big (sparse)': {
-      // Over every bound (the largest is a session's 32 MB); sparse, so it costs no disk.
+      // Over every bound (the largest, 16 MB, is privacy check's and a session's); sparse, so it costs no disk.
       fs.writeFileSync(file, '');
       fs.truncateSync(file, rng.int(40, 2048) * 1024 * 1024);
       return { file };

@@ -39,13 +39,13 @@ const ID_RE = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/;
 const ID_PREFIX_RE = /^[0-9a-f-]{1,20}$/;
 
 /**
- * The largest session file read (by -c, resume, show, export, list): 32 MB, twice the most one
- * answer can be (16 MB) and some 8 million tokens of text, far more than any context window
- * sends; reading and parsing one that size stays well under 200 MB of memory. A larger file (or
- * anything that is not a regular file: a link to /dev/zero, a FIFO) is listed as such and refused
- * with one line, never read whole.
+ * The largest session file read (by -c, resume, show, export, list): 16 MB, as much as one answer
+ * or the stdin of the largest context window may be, some 4 million tokens of text (32 times the
+ * service's window). Listing, showing or exporting one that size peaks near 80-130 MB. A larger
+ * file (or anything that is not a regular file: a link to /dev/zero, a FIFO) is listed as such
+ * and refused with one line, never read whole.
  */
-export const MAX_SESSION_BYTES = 32 * 1024 * 1024;
+export const MAX_SESSION_BYTES = 16 * 1024 * 1024;
 
 function readSessionText(file: string): string {
   return readTextFileBounded(file, {
