@@ -1,4 +1,4 @@
-// Every command that reads a path, against every kind of input that is not a small regular text
+// Every command that reads a path (retexture's --image too, which also takes a pipe), against every kind of input that is not a small regular text
 // file: a link to /dev/zero, /dev/zero itself, a FIFO nothing writes to, a FIFO something writes
 // to endlessly, a folder, a (sparse) file far over every bound, a file holding a NUL byte; and
 // endless or binary stdin for `batch -`. Each run must end by itself within 10 s with one
@@ -56,6 +56,7 @@ const READERS: Reader[] = [
   { name: 'config.json (any command)', at: (h) => path.join(h, 'config', 'config.json'), named: false, args: () => ['q'], text: '{"model":"m"}\n' },
   { name: '--schema', at: (h) => path.join(h, 'schema.json'), named: true, args: (f) => ['--schema', f, 'q'], text: '{"type":"object"}\n' },
   { name: '-f', at: (h) => path.join(h, 'note.txt'), named: true, args: (f) => ['-f', f, 'q'], text: 'Chest pain since Monday.\n' },
+  { name: 'retexture --image', at: (h) => path.join(h, 'scan.png'), named: true, args: (f) => ['retexture', '--image', f, 'make it blue'], text: '\x89PNG\r\n\x1a\n0000\n' },
   { name: 'batch FILE', at: (h) => path.join(h, 'questions.txt'), named: true, args: (f, h) => ['batch', '--lines', f, '-o', path.join(h, 'answers.jsonl')], text: 'first question\nsecond question\n' },
 ];
 

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { MedchatError, usageError } from '../errors.js';
-import { kindOf } from '../io/bounded-read.js';
+import { kindOf, readPipe } from '../io/bounded-read.js';
 import { nodeFileOps, writeAll } from '../io/file-ops.js';
 import { idKey, parseLine, type BatchItem, type InputMode } from './items.js';
 import { LineTooLongError, readLines } from './lines.js';
@@ -71,7 +70,11 @@ export class BatchInput {
       fs.closeSync(fd);
       throw usageError(`cannot read ${source} (${(err as NodeJS.ErrnoException).code})`);
     }
-    if (stat.isFIFO()) return BatchInput.spooled(source, readFifo(fd, source), opts); // <(…) or a named FIFO
+    if (stat.isFIFO()) {
+      // <(…) or a named FIFO, read through the fd already open
+      const noWriter = () => usageError(`cannot read ${source}: it is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the questions in (… | medchat batch -)`);
+      return BatchInput.spooled(source, readPipe(fd, noWriter), opts);
+    }
     fs.closeSync(fd);
     if (stat.isDirectory()) throw usageError(`cannot read ${source}: it is a folder`);
     if (!stat.isFile()) throw usageError(`cannot read ${source}: not a regular file or a pipe but ${kindOf(stat)}; give a file of questions, or pipe them in (… | medchat batch -)`);
@@ -188,35 +191,4 @@ async function* refuseNul(stream: AsyncIterable<Buffer | string>, name: string):
 
 function binaryInput(name: string, at: number): MedchatError {
   return usageError(`${name} looks binary (a NUL byte at byte ${at}); medchat batch reads questions as text, one a line`);
-}
-
-/**
- * A pipe opened without blocking, as a stream. One read first tells whether anything writes to
- * it: a FIFO nothing writes to (EOF at once) is refused, where a blocking open would have waited
- * forever (and the kernel never reports a FIFO that never had a writer as readable or hung up).
- * <(…) always has its writer.
- */
-async function* readFifo(fd: number, name: string): AsyncGenerator<Buffer> {
-  const first = Buffer.allocUnsafe(64 * 1024);
-  let n: number;
-  try {
-    n = fs.readSync(fd, first, 0, first.length, null);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
-      fs.closeSync(fd);
-      throw err;
-    }
-    n = -1; // a writer, nothing written yet
-  }
-  if (n === 0) {
-    fs.closeSync(fd);
-    throw usageError(`cannot read ${name}: it is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the questions in (… | medchat batch -)`);
-  }
-  if (n > 0) yield first.subarray(0, n);
-  const socket = new net.Socket({ fd, readable: true, writable: false });
-  try {
-    for await (const chunk of socket) yield chunk as Buffer;
-  } finally {
-    socket.destroy();
-  }
 }

@@ -10,6 +10,7 @@
  * text check (UTF-8, no NUL byte, BOM dropped) for files, stdin and -f.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -90,7 +91,7 @@ export function readTextFileBounded(file: string, opts: BoundedReadOptions): str
  * All of a stream (stdin, a pipe, a device), at most `maxBytes`: the moment it passes that, the
  * stream is destroyed and `tooBig()` thrown, holding no more than the bound.
  */
-export async function readStreamBounded(stream: NodeJS.ReadableStream, maxBytes: number, tooBigError: () => Error): Promise<Buffer> {
+export async function readStreamBounded(stream: AsyncIterable<Buffer | string>, maxBytes: number, tooBigError: () => Error): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -106,6 +107,37 @@ export async function readStreamBounded(stream: NodeJS.ReadableStream, maxBytes:
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   chunks.length = 0;
   return bytes;
+}
+
+/**
+ * A FIFO opened without blocking (O_NONBLOCK: a blocking open waits for a writer for ever), as
+ * a stream of chunks. One read first tells whether anything writes to it: nothing (EOF at once)
+ * is `noWriter()`, since the kernel never reports a FIFO that never had a writer as readable or
+ * hung up. <(…) always has its writer.
+ */
+export async function* readPipe(fd: number, noWriter: () => Error): AsyncGenerator<Buffer> {
+  const first = Buffer.allocUnsafe(64 * 1024);
+  let n: number;
+  try {
+    n = fs.readSync(fd, first, 0, first.length, null);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') {
+      fs.closeSync(fd);
+      throw err;
+    }
+    n = -1; // a writer, nothing written yet
+  }
+  if (n === 0) {
+    fs.closeSync(fd);
+    throw noWriter();
+  }
+  if (n > 0) yield first.subarray(0, n);
+  const socket = new net.Socket({ fd, readable: true, writable: false });
+  try {
+    for await (const chunk of socket) yield chunk as Buffer;
+  } finally {
+    socket.destroy();
+  }
 }
 
 /** UTF-8 text, or a FileReadError naming `what` and where the bytes stop being text. */
