@@ -5,7 +5,7 @@ import { usageError } from '../../core/errors.js';
 import { writeUserFile } from '../../core/io/user-file.js';
 import { BUILTIN_ROLES } from '../../core/request/roles/builtins.js';
 import { ROLE_NAME, RoleFileError, parseRole } from '../../core/request/roles/role.js';
-import { listRoles, rolesDir } from '../../core/request/roles/store.js';
+import { listRoles, readRoleFile, rolesDir } from '../../core/request/roles/store.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
 import { isTty } from '../../core/io/terminal.js';
 
@@ -43,7 +43,7 @@ export function rolesList(o: { json?: boolean }): number {
 export function rolesShow(name: string): number {
   const file = userFile(name);
   if (fs.existsSync(file)) {
-    const text = fs.readFileSync(file, 'utf8');
+    const text = readRoleFile(file);
     print(text.endsWith('\n') ? text : text + '\n');
     const problem = problemIn(name, text, file);
     if (problem) process.stderr.write(`medchat: warning: ${sanitizeLine(problem)}\n`);
@@ -93,7 +93,7 @@ export function rolesEdit(name: string): number {
       ? spawnSync(editor, [file], { stdio: 'inherit', shell: true })
       : spawnSync(process.env.SHELL || '/bin/sh', ['-c', `${editor} "$1"`, 'medchat-editor', file], { stdio: 'inherit' });
   if (r.error || r.status !== 0) throw usageError(`the editor (${editor}) did not finish cleanly; the role file is ${file}`);
-  const problem = problemIn(name, fs.readFileSync(file, 'utf8'), file);
+  const problem = problemIn(name, readRoleFile(file), file);
   if (problem) throw usageError(`${problem}; fix it with: medchat roles edit ${name}`);
   process.stderr.write(`saved ${file}\n`);
   return 0;
