@@ -86,7 +86,13 @@ export class BatchInput {
    * input (a NUL byte) the moment it arrives; on any refusal the copy is removed.
    */
   private static async spooled(name: string, stream: AsyncIterable<Buffer | string>, opts: { mode: InputMode; maxLineBytes: number }): Promise<BatchInput> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
+    let dir: string;
+    try {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw usageError(`cannot copy the questions from ${name} into the temporary folder ${os.tmpdir()} (${code}); set TMPDIR to a folder you can write, or give the questions as a file`);
+    }
     const file = path.join(dir, 'input.jsonl');
     const input = new BatchInput(name, file, opts.mode, opts.maxLineBytes);
     input.spoolDir = dir;

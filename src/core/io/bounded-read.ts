@@ -182,5 +182,6 @@ function openError(what: string, err: unknown): FileReadError {
   if (code === 'EACCES' || code === 'EPERM') return new FileReadError(`${what}: permission denied; check its permissions (ls -l)`, 'denied');
   if (code === 'EISDIR') return new FileReadError(`${what}: it is a folder; give a file`, 'folder');
   if (code === 'ENXIO') return new FileReadError(`${what}: not a regular file (a socket or device with nothing behind it); give a regular file`, 'not-regular');
+  if (code === 'ENOTDIR') return new FileReadError(`${what}: a part of its path is a file, not a folder; check the path`, 'error');
   return new FileReadError(`${what}: cannot open it (${code ?? 'error'})`, 'error');
 }
