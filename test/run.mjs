@@ -1,5 +1,5 @@
 // Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
-// `node test/run.mjs [filter]` runs only the files whose path contains `filter`.
+// `node test/run.mjs [filter ...]` runs only the files whose path contains one of the filters.
 // `node test/run.mjs --fast [filter]` (npm run test:fast) runs the unit tests alone, test/core and
 // test/ui, compiled to JavaScript once instead of through tsx: no build of medchat, no terminal, no
 // medchat process, in under a minute. `--concurrency N` sets how many test files run at once
@@ -24,7 +24,8 @@ if (concurrencyArg !== undefined && !(Number.isInteger(concurrencyArg) && concur
   console.error('--concurrency needs a whole number above 0');
   process.exit(2);
 }
-const filter = args.find((a, i) => !a.startsWith('--') && !(concurrencyAt >= 0 && i === concurrencyAt + 1));
+/** Paths to run: those that hold any of the names given (`node test/run.mjs e2e/roles core/config`); all when none is. */
+const filters = args.filter((a, i) => !a.startsWith('--') && !(concurrencyAt >= 0 && i === concurrencyAt + 1));
 const concurrency = concurrencyArg ?? (fast ? Math.max(4, os.availableParallelism() * 2) : 2);
 /** The unit tests: core and ui, run in-process against the double; nothing built, nothing spawned. */
 const UNIT = [path.join(root, 'core'), path.join(root, 'ui')];
@@ -34,7 +35,7 @@ const files = [];
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) {
       if (name !== 'support' && name !== 'fixtures') walk(full);
-    } else if (/\.test\.tsx?$/.test(name) && (!filter || full.includes(filter)) && (!fast || UNIT.some((u) => full.startsWith(u + path.sep)))) {
+    } else if (/\.test\.tsx?$/.test(name) && (filters.length === 0 || filters.some((f) => full.includes(f))) && (!fast || UNIT.some((u) => full.startsWith(u + path.sep)))) {
       files.push(path.relative(process.cwd(), full));
     }
   }

@@ -2,6 +2,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readTextFileBounded } from '../core/io/bounded-read.js';
+
+/** The largest draft taken back from the editor (the most one-shot takes on stdin for a 1M-token window). */
+const MAX_DRAFT_BYTES = 16 * 1024 * 1024;
 
 /** Ctrl+G: edit the draft in $VISUAL / $EDITOR (a private temp file), return the result or undefined. */
 export function editInExternalEditor(draft: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -15,7 +19,8 @@ export function editInExternalEditor(draft: string, env: NodeJS.ProcessEnv = pro
         ? spawnSync(editor, [file], { stdio: 'inherit', shell: true })
         : spawnSync(env.SHELL || '/bin/sh', ['-c', `${editor} "$1"`, 'medchat-editor', file], { stdio: 'inherit' });
     if (r.error || r.status !== 0) return undefined;
-    return fs.readFileSync(file, 'utf8').replace(/\n$/, '');
+    // The editor may have left anything there (a link, a huge file): read it as -f would, bounded.
+    return readTextFileBounded(file, { maxBytes: MAX_DRAFT_BYTES, what: file }).replace(/\n$/, '');
   } catch {
     return undefined;
   } finally {

@@ -10,6 +10,8 @@ import { AnswersFile } from '../../src/core/batch/answers-file.js';
 import { BatchInput } from '../../src/core/batch/input.js';
 import { readLines } from '../../src/core/batch/lines.js';
 import { FileWriteError } from '../../src/core/io/atomic-file.js';
+import { lockLine } from '../../src/core/io/file-lock.js';
+import { nodeFileOps, type FileOps } from '../../src/core/io/file-ops.js';
 import { Prng } from '../support/prng.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';
 import { tempDir } from '../support/temp.js';
@@ -237,7 +239,8 @@ test('answers file: one run at a time; a second open is refused naming the holde
   fs.rmSync(`${file}.lock`);
 
   const { out } = await AnswersFile.open(file);
-  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid} ${os.hostname()}\n`, 'the lock names this run and its host');
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), lockLine(), 'the lock names this run and its host');
+  assert.match(lockLine(), new RegExp(`^${process.pid} ${os.hostname()}( start:\\d+ boot:[0-9a-f-]+)?\n$`));
   out.append({ id: 'b', content: 'B' });
   out.close();
   assert.equal(fs.existsSync(`${file}.lock`), false, 'closing lets the next run in');
@@ -252,7 +255,8 @@ test('answers file: a lock left by a run that was killed is taken over; an empty
   const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   fs.writeFileSync(`${file}.lock`, `${gone}\n`);
   const taken = await AnswersFile.open(file);
-  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), `${process.pid} ${os.hostname()}\n`);
+  assert.equal(fs.readFileSync(`${file}.lock`, 'utf8'), lockLine());
+  assert.equal(taken.resume.lockNote, `took over ${file}.lock, left by pid ${gone}, which no longer runs`, 'the run says whose lock it took over');
   taken.out.close();
 
   fs.writeFileSync(`${file}.lock`, '');
@@ -262,4 +266,49 @@ test('answers file: a lock left by a run that was killed is taken over; an empty
   const after = await AnswersFile.open(file);
   after.out.close();
   assert.equal(fs.existsSync(`${file}.lock`), false);
+});
+
+/** nodeFileOps, except that no lock file can be made next to the answers (a folder this user cannot write). */
+const noLocksBeside = (file: string): FileOps => ({
+  ...nodeFileOps,
+  open: (f, flags, mode) => {
+    if (f === `${file}.lock`) throw Object.assign(new Error(`EACCES: permission denied, open '${f}'`), { code: 'EACCES' });
+    return nodeFileOps.open(f, flags, mode);
+  },
+});
+
+test('answers file: where no lock can be made beside it, the lock is in the data folder, keyed by the file itself, and still keeps a second run out', async () => {
+  const file = write('a.jsonl', lineOf({ id: 'a', content: 'A' }));
+  const lockDir = path.join(path.dirname(file), 'data-locks');
+  const ops = noLocksBeside(file);
+  const st = fs.statSync(file);
+  const lock = path.join(lockDir, `${st.dev}-${st.ino}.lock`);
+  const { out } = await AnswersFile.open(file, { ops, lockDir });
+  assert.equal(fs.readFileSync(lock, 'utf8'), lockLine());
+  assert.equal(fs.statSync(lockDir).mode & 0o777, 0o700, 'a private folder');
+  await assert.rejects(AnswersFile.open(file, { ops, lockDir }), (err: Error) => {
+    assert.equal(err.message, `another medchat batch (pid ${process.pid}) is writing ${file}; wait for it to end, or choose another -o (if none runs, remove ${lock})`);
+    return true;
+  });
+  out.close();
+  assert.equal(fs.existsSync(lock), false, 'closing lets the next run in');
+  // A file not made yet in such a folder cannot be made either: the write error, before anything is sent.
+  const missing = path.join(path.dirname(file), 'new.jsonl');
+  await assert.rejects(AnswersFile.open(missing, { ops: noLocksBeside(missing), lockDir }), (err: Error) => {
+    assert.equal(err.message, `cannot write ${missing}: permission denied (EACCES)`);
+    return true;
+  });
+});
+
+test('answers file: through a link, the lock is beside the file it points to, so a run by the link and one by the real path exclude each other', async () => {
+  const file = write('real.jsonl', '');
+  const link = path.join(path.dirname(file), 'link.jsonl');
+  fs.symlinkSync(file, link);
+  const { out } = await AnswersFile.open(link);
+  assert.ok(fs.existsSync(`${file}.lock`));
+  await assert.rejects(AnswersFile.open(file), /another medchat batch \(pid \d+\) is writing/);
+  out.append({ id: 'x', content: 'X' });
+  out.close();
+  assert.ok(fs.lstatSync(link).isSymbolicLink());
+  assert.equal(fs.readFileSync(file, 'utf8'), lineOf({ id: 'x', content: 'X' }));
 });

@@ -107,3 +107,16 @@ test('a stored key with more lines is read as its first line', () => {
   fs.writeFileSync(store.path, JSON.stringify({ 'api-key': 'sk-file-0000-abcd\nlogin: alice' }), { mode: 0o600 });
   assert.equal(store.get('api-key'), 'sk-file-0000-abcd');
 });
+
+test('context-window has a maximum (1048576) in config set and in the config file (no flag or variable sets it)', () => {
+  assert.equal(parseConfigValue('context-window', '1048576'), 1048576);
+  for (const raw of ['1048577', '1e12', '9007199254740993']) {
+    assert.throws(() => parseConfigValue('context-window', raw), (e: Error) => /^context-window must be at most 1048576 \(got /.test(e.message), raw);
+  }
+  const home = tempHome();
+  const dir = path.join(home, 'config');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ 'context-window': 1e12 }));
+  const store = new ConfigStore({ MEDCHAT_CONFIG_DIR: dir });
+  assert.throws(() => resolveSettings({ env: {}, store, requireService: false }), /config context-window is 1000000000000 in .*config\.json; it must be .*1048576/);
+});

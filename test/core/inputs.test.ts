@@ -48,7 +48,7 @@ test('files are refused before sending: missing, a folder, binary, not UTF-8, to
     await usage(readInputFiles([dir], { maxBytes: 1000 }), /it is a folder/);
     await usage(readInputFiles([f('scan.pdf', Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0x01]))], { maxBytes: 1000 }), /looks binary \(a NUL byte at byte 4 of 6\)/);
     await usage(readInputFiles([f('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]))], { maxBytes: 1000 }), /is not UTF-8 text/);
-    await usage(readInputFiles([f('big.txt', 'x'.repeat(3000))], { maxBytes: 2048 }), /big\.txt: 3 KB is more than the context window can take \(at most 2 KB a file\)/);
+    await usage(readInputFiles([f('big.txt', 'x'.repeat(3000))], { maxBytes: 2048 }), /big\.txt: is 3 KB, more than the 2 KB it may be; send a part of it \(the bound is set by the context window\)$/);
     await usage(readInputFiles(['-', '-'], { maxBytes: 1000 }), /more than once/);
     await usage(readInputFiles(['-'], { maxBytes: 1000, stdinIsTerminal: true }), /stdin is a terminal/);
     const ok = await readInputFiles([f('note.txt', '\uFEFFChest pain.\n'), '-'], { maxBytes: 1000, stdin: Readable.from([Buffer.from('from stdin')]) });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PrivacyGuard } from '../../src/core/privacy/guard.js';
+import { forgedQuestion } from '../support/forgeries.js';
+import { restoredProblems } from '../support/invariants.js';
+import { Prng, countFromEnv, seedFromEnv } from '../support/prng.js';
 
 /**
  * Placeholders cannot be forged by the text they guard: only values medchat itself replaced are
@@ -47,4 +50,45 @@ test('the model rewriting our own placeholder still gets the value back', () => 
   const guard = new PrivacyGuard();
   guard.prepare('Patient: John Smith.', 'redact');
   assert.equal(guard.restore('[NAME 1], [name-1], NAME-1, [NAME-01].').text, 'John Smith, John Smith, John Smith, John Smith.');
+});
+
+/**
+ * Generated (seeded): questions holding identifiers and placeholder-like text of every kind and
+ * form, over one to three turns of one conversation. An answer echoing what was sent shows each
+ * question as typed (only a forgery's separator may become a look-alike hyphen); the model writing
+ * our placeholders in its own forms gets the values back; a forgery as it was sent never does.
+ */
+test('generated: placeholder-like text in any form, on any turn, is never put back; ours always are', (t) => {
+  const seed = seedFromEnv();
+  const root = new Prng(seed);
+  const cases = countFromEnv('MEDCHAT_FORGERY_CASES', 400);
+  let turns = 0;
+  let forgeries = 0;
+  let ours = 0;
+  const broken: string[] = [];
+  for (let i = 0; i < cases; i++) {
+    const p = root.fork(i);
+    const guard = new PrivacyGuard();
+    for (let turn = 0, n = p.int(1, 3); turn < n; turn++) {
+      const q = forgedQuestion(p);
+      turns++;
+      forgeries += q.forged.length;
+      const sent = guard.prepare(q.text, 'redact').text;
+      const where = `case ${i} turn ${turn + 1} (MEDCHAT_SEED=${seed}): ${JSON.stringify(q.text)}`;
+      if (sent.includes('John Smith')) broken.push(`${where}: the name was sent`);
+      broken.push(...restoredProblems(guard.restore(sent).text, q.text, where));
+      // The model rewrites ours ([NAME-1] → [name 1], NAME-1, [NAME_01]): each still comes back as its value.
+      for (const [placeholder, value] of guard.placeholders.entries()) {
+        const [, kind, num] = /^\[(\w+)-(\d+)\]$/.exec(placeholder)!;
+        const form = p.pick([placeholder, `[${kind!.toLowerCase()} ${num}]`, `${kind}-${num}`, `[${kind}_0${num}]`]);
+        ours++;
+        const back = guard.restore(`See ${form} again.`).text;
+        if (back !== `See ${value} again.`) broken.push(`${where}: our ${placeholder} written ${form} came back as ${JSON.stringify(back)}`);
+      }
+    }
+  }
+  const line = `generated forgeries: ${cases} conversations, ${turns} questions, ${forgeries} placeholder-like texts, ${ours} of our placeholders rewritten; seed ${seed}`;
+  t.diagnostic(line);
+  console.log(`# ${line}`);
+  assert.deepEqual(broken.slice(0, 10), [], `${broken.length} broken (seed ${seed})`);
 });

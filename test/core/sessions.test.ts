@@ -151,3 +151,32 @@ test('rm deletes one session; rm --all deletes them all', async () => {
   assert.equal(store.removeAll(), 2);
   assert.deepEqual(fs.readdirSync(store.dir), []);
 });
+
+test('MEDCHAT_DATA_DIR naming a folder that was there already (a shared one) keeps its mode; only sessions/ is made 0700', async () => {
+  const home = tempHome();
+  const shared = path.join(home, 'team-share');
+  fs.mkdirSync(shared);
+  fs.chmodSync(shared, 0o775);
+  fs.mkdirSync(path.join(shared, 'sessions'));
+  fs.chmodSync(path.join(shared, 'sessions'), 0o755);
+  const store = new SessionStore(path.join(shared, 'sessions'));
+  const session = ChatSession.open(settings(), { store });
+  await ask(session, 'q');
+  assert.equal(fs.statSync(shared).mode & 0o777, 0o775, 'the shared folder keeps its mode');
+  assert.equal(fs.statSync(store.dir).mode & 0o777, 0o700, "medchat's own sessions folder is private");
+  assert.equal(fs.statSync(store.fileFor(session.id)).mode & 0o777, 0o600);
+});
+
+test('a session file over 16 MB, a link to /dev/zero or a FIFO: listed as such and refused by load with one line, never read whole', () => {
+  const { store } = freshStore();
+  fs.mkdirSync(store.dir, { recursive: true });
+  const big = store.fileFor('20260101-000000-0001');
+  fs.writeFileSync(big, '');
+  fs.truncateSync(big, 120 * 1024 * 1024);
+  fs.symlinkSync('/dev/zero', store.fileFor('20260101-000000-0002'));
+  const listed = new Map(store.list().map((s) => [s.id, s.title]));
+  assert.equal(listed.get('20260101-000000-0001'), '(too big to read: 120.0 MB)');
+  assert.equal(listed.get('20260101-000000-0002'), '(not a file)');
+  assert.throws(() => store.load('20260101-000000-0001'), /^MedchatError: the session file .*0001\.json: is 120\.0 MB, more than the 16\.0 MB it may be; start a new conversation \(without -c\); or remove it with: medchat sessions rm 20260101-000000-0001$/);
+  assert.throws(() => store.load('20260101-000000-0002'), /0002\.json: not a regular file but a character device; a session is a regular file; or remove it with: medchat sessions rm 20260101-000000-0002$/);
+});

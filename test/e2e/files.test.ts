@@ -57,7 +57,7 @@ test('refused before sending, one line, exit 2, nothing saved: a missing file, a
   const before = double.chat.requests.length;
   const cases: Array<[string[], RegExp]> = [
     [['-f', 'missing.txt', 'q'], /^medchat: -f missing\.txt: no such file\n$/],
-    [['-f', path.join(h, 'scan.png'), 'q'], /^medchat: -f .*scan\.png: looks binary \(a NUL byte at byte 8 of 10\); medchat sends text only/],
+    [['-f', path.join(h, 'scan.png'), 'q'], /^medchat: -f .*scan\.png: looks binary \(a NUL byte at byte 8 of 10\); medchat reads text only/],
     [
       ['-f', path.join(h, 'history.txt'), '--max-tokens', '1024', 'q'],
       /^medchat: the files are too big for the context window: .*history\.txt [\d.]+k? tokens; with the question that is about [\d.]+k tokens, but the 2k window leaves 1k for the prompt after 1k for the answer/,
@@ -73,4 +73,13 @@ test('refused before sending, one line, exit 2, nothing saved: a missing file, a
   }
   assert.equal(double.chat.requests.length, before, 'nothing was sent');
   assert.deepEqual(filesUnder(path.join(h, 'data')), [], 'no session was saved');
+});
+
+test('-f /proc/self/status (a file whose size says 0) sends what it holds, not an empty block', { skip: !fs.existsSync('/proc/self/status') && 'needs /proc (Linux)' }, async () => {
+  const h = home();
+  double.chat.enqueue({ content: ['ok'] });
+  const r = await runCli(['-f', '/proc/self/status', 'what is this'], { baseUrl: double.url, home: h });
+  assert.equal(r.code, 0, r.stderr);
+  const content = userMessage().content;
+  assert.match(content, /^File: \/proc\/self\/status\n```\nName:\s+\S+\n[\s\S]*VmRSS:[\s\S]*\n```\n\nwhat is this$/);
 });

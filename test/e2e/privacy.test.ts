@@ -65,7 +65,7 @@ test('privacy check --json: one object with kinds, text, offsets and positions; 
 test('privacy check usage errors exit 2 with one line', async () => {
   const missing = await runCli(['privacy', 'check', '/no/such/note.txt']);
   assert.equal(missing.code, 2);
-  assert.equal(missing.stderr, 'medchat: no such file: /no/such/note.txt\n');
+  assert.equal(missing.stderr, 'medchat: /no/such/note.txt: no such file\n');
   const both = await runCli(['privacy', 'check', '--json', '--redacted'], { stdin: NOTE });
   assert.equal(both.code, 2);
 });

@@ -1,6 +1,7 @@
 // Roles: `medchat roles list|show|edit|path`, `-r NAME` in one-shot and the chat screen.
 // Runs the built binary (npm run build first); the terminal cases run in tmux.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -51,6 +52,20 @@ test('roles edit without a terminal copies the built-in into the roles folder an
   assert.equal(fresh.code, 0);
   assert.match(fs.readFileSync(path.join(h, 'config', 'roles', 'triage.md'), 'utf8'), /^---\ndescription: triage: /);
   assert.match((await runCli(['roles', 'list'], { home: h })).stdout, /^triage\s+yours\s+/m, 'the template is a valid role');
+});
+
+test('roles edit on a role whose file is a folder or a pipe: one line saying what is there, exit 2 (it was exit 0 with the path printed)', async () => {
+  const h = home();
+  const roles = path.join(h, 'config', 'roles');
+  fs.mkdirSync(path.join(roles, 'triage.md'), { recursive: true });
+  const folder = await runCli(['roles', 'edit', 'triage'], { home: h });
+  assert.equal(folder.code, 2, folder.stderr);
+  assert.equal(folder.stdout, '');
+  assert.match(folder.stderr, /^medchat: cannot edit the role triage: .*triage\.md is a folder, not a role file; move it away, then run again\n$/);
+  execFileSync('mkfifo', [path.join(roles, 'soap.md')]);
+  const pipe = await runCli(['roles', 'edit', 'soap'], { home: h, timeoutMs: 10_000 });
+  assert.equal(pipe.code, 2, pipe.stderr);
+  assert.match(pipe.stderr, /^medchat: cannot edit the role soap: .*soap\.md is not a regular file \(a pipe, device or socket\), not a role file; move it away, then run again\n$/);
 });
 
 test('-r soap < notes: the role\'s system prompt and settings; a flag wins over the role', async () => {

@@ -24,8 +24,14 @@ export interface CliOptions {
   baseUrl?: string;
   home?: string;
   timeoutMs?: number;
+  /** Leave stdin open when `stdin` is undefined (the test writes to it, ends it, or never does). */
+  keepStdin?: boolean;
   /** Called with the child once it has started (to send signals, read streams). */
   onSpawn?: (child: ChildProcess) => void;
+  /** Run through this command, with node and the binary after it (`['setpriv', '--reuid=65534', …]`: as another user). */
+  wrap?: string[];
+  /** The launcher to run instead of BIN (a copy another user can read). */
+  bin?: string;
 }
 
 /**
@@ -69,14 +75,15 @@ export function filesUnder(dir: string): string[] {
 /** Run the built `bin/medchat.js` as a user would, and collect what it printed and how it ended. */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+    const [cmd, ...argv] = [...(opts.wrap ?? []), process.execPath, opts.bin ?? BIN, ...args];
+    const child = spawn(cmd!, argv, { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.stdin.on('error', () => {});
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
-    else child.stdin.end();
+    else if (!opts.keepStdin) child.stdin.end();
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`medchat ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 20000} ms\nstderr: ${Buffer.concat(err)}`));

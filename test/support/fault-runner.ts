@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { BIN, TEST_KEY, cliEnv, runCli } from './cli.js';
+import type { ChildProcess } from 'node:child_process';
+import { BIN, TEST_KEY, cliEnv, runCli, type CliOptions, type CliResult } from './cli.js';
 import type { FaultCase } from './fault-cases.js';
 import type { Outcome } from './invariants.js';
 
@@ -157,11 +158,56 @@ export const hasScript = fs.existsSync('/usr/bin/script') || fs.existsSync('/bin
  * the terminal, so everything it printed is checked for controls. The pty turns \n into \r\n.
  */
 export async function runOnPty(c: FaultCase, baseUrl: string, home: string, idleSeconds: number): Promise<Outcome> {
-  const env = { ...cliEnv({ baseUrl, home, env: { NO_COLOR: '1', TERM: 'xterm-256color' } }) };
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const exitFile = path.join(home, 'exit-code');
-  const inner = `${q(process.execPath)} ${q(BIN)} ${binaryArgs(c, idleSeconds).map(q).join(' ')}; echo $? > ${q(exitFile)}`;
   const started = performance.now();
+  const { code, text } = await runArgsOnPty(binaryArgs(c, idleSeconds), { baseUrl, home });
+  const elapsedMs = Math.round(performance.now() - started);
+  const files = filesUnder(home);
+  const { turn } = await savedSession(home);
+  return { code, stdout: Buffer.from(text), stderr: text, elapsedMs, files, turn, exports: [], tty: true };
+}
+
+/** A run of the built binary a test steers while it runs: what it printed so far, its stdin (held open), when it ended. */
+export interface RunningCli {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves when the process has ended (after `timeoutMs` it is killed and this rejects). */
+  done: Promise<CliResult & { endedAt: number }>;
+}
+
+/**
+ * Start `bin/medchat.js` as runCli does, but keep stdin open (`holdStdin`: the test writes to it
+ * and ends it, or never does) and let the test watch stdout and stderr as they come.
+ */
+export function startBinary(args: string[], opts: CliOptions & { holdStdin?: boolean } = {}): RunningCli {
+  let child!: ChildProcess;
+  let out = '';
+  let err = '';
+  const done = runCli(args, {
+    ...opts,
+    stdin: opts.holdStdin ? undefined : opts.stdin,
+    onSpawn: (c) => {
+      child = c;
+      c.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      c.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
+      opts.onSpawn?.(c);
+    },
+    keepStdin: opts.holdStdin,
+  }).then((r) => ({ ...r, endedAt: Date.now() }));
+  return { child, stdout: () => out, stderr: () => err, done };
+}
+
+/**
+ * Any medchat command on a pseudo-terminal (`script -qec`), as a user at a terminal runs it: its
+ * exit code, and everything the terminal got (stdout and stderr are one stream there; the pty's
+ * \r\n turned back into \n).
+ */
+export async function runArgsOnPty(args: string[], opts: { baseUrl?: string; home: string; env?: Record<string, string>; timeoutMs?: number }): Promise<{ code: number; text: string }> {
+  const env = { ...cliEnv({ baseUrl: opts.baseUrl, home: opts.home, env: { NO_COLOR: '1', TERM: 'xterm-256color', ...opts.env } }) };
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const exitFile = path.join(opts.home, 'exit-code');
+  const inner = `${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}; echo $? > ${q(exitFile)}`;
+  const limit = opts.timeoutMs ?? 20_000;
   const output = await new Promise<Buffer>((resolve, reject) => {
     const child = spawn('script', ['-qec', inner, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -169,21 +215,15 @@ export async function runOnPty(c: FaultCase, baseUrl: string, home: string, idle
     child.stderr.on('data', (b: Buffer) => out.push(b));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`script did not finish within 20 s`));
-    }, 20_000);
+      reject(new Error(`script did not finish within ${limit / 1000} s`));
+    }, limit);
     child.on('error', reject);
     child.on('close', () => {
       clearTimeout(timer);
       resolve(Buffer.concat(out));
     });
   });
-  const elapsedMs = Math.round(performance.now() - started);
   const code = Number(fs.existsSync(exitFile) ? fs.readFileSync(exitFile, 'utf8').trim() : -1);
   fs.rmSync(exitFile, { force: true });
-  const files = filesUnder(home);
-  const { turn } = await savedSession(home);
-  // On a terminal stdout and stderr are one stream: the text is checked as stdout, and the
-  // stderr rules on the same text (an outcome line last, no stack trace).
-  const text = output.toString('utf8').replace(/\r\n/g, '\n');
-  return { code, stdout: Buffer.from(text), stderr: text, elapsedMs, files, turn, exports: [], tty: true };
+  return { code, text: output.toString('utf8').replace(/\r\n/g, '\n') };
 }

@@ -84,7 +84,7 @@ export function stderrProblems(stderr: string, code: number): string[] {
     const last = lines.filter((l) => l.trim() !== '').pop();
     if (last !== outcome[0]) problems.push(`the outcome line is not last: ${JSON.stringify(last)}`);
   }
-  for (const re of STACK) if (re.test(stderr)) problems.push(`stack trace or source (${re}): ${JSON.stringify(stderr.slice(0, 300))}`);
+  problems.push(...stackTraces(stderr));
   return problems;
 }
 
@@ -152,4 +152,113 @@ export function checkOutcome(c: FaultCase, o: Outcome, opts: { idleMs: number; s
   if (c.waits && o.elapsedMs > opts.idleMs + opts.slackMs) add('deadline', `took ${o.elapsedMs} ms`);
   if (c.doneLeftOpen && o.elapsedMs >= opts.idleMs) add('leftOpen', `took ${o.elapsedMs} ms (idle timeout ${opts.idleMs} ms)`);
   return v;
+}
+
+/**
+ * The invariants the newer commands (batch, --schema, roles, -f, privacy check, sessions, -c) share
+ * with the fault harness above, as checks that return what broke (empty: all held). Used by
+ * test/e2e/signals-newer.test.ts, test/e2e/privacy-forgery.test.ts and test/core/file-writes-newer.test.ts.
+ */
+export const SIGNAL_EXIT: Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/** Stack traces or printed source in stderr (whatever the exit code). */
+export function stackTraces(stderr: string): string[] {
+  return STACK.filter((re) => re.test(stderr)).map((re) => `stack trace or source (${re}): ${short(stderr.slice(0, 300), 300)}`);
+}
+
+/**
+ * A run stopped by `signal` ended as the README's table says: exit 130/143/129. A process the
+ * signal reached before medchat took it over (Node's default: killed by it) ends the same way
+ * for a shell ($? is 128 + the signal's number), so that counts too and is reported apart by
+ * `signalEnd`.
+ */
+export function signalProblems(r: { code: number | null; signal: NodeJS.Signals | null }, signal: keyof typeof SIGNAL_EXIT): string[] {
+  if (r.code === SIGNAL_EXIT[signal]) return [];
+  if (r.code === null && r.signal === signal) return [];
+  return [`${signal}: expected exit ${SIGNAL_EXIT[signal]}, got ${r.code === null ? `killed by ${r.signal}` : `exit ${r.code}`}`];
+}
+
+/** How the run ended, for case counts: 'handled' (exit 128+n) or 'default' (killed by the signal before medchat took it over). */
+export function signalEnd(r: { code: number | null; signal: NodeJS.Signals | null }): 'handled' | 'default' | 'other' {
+  if (r.code === 129 || r.code === 130 || r.code === 143) return 'handled';
+  return r.code === null && r.signal ? 'default' : 'other';
+}
+
+/** Every place a run may print or write, checked for a run of 8 characters of the key. */
+export function keyProblems(places: Record<string, string>, key = TEST_KEY): string[] {
+  return Object.entries(places).flatMap(([where, text]) => {
+    const runs = keyLeaks(text, key);
+    return runs.length ? [`${where} holds ${JSON.stringify(runs[0])}…`] : [];
+  });
+}
+
+/**
+ * Answers as medchat batch writes them (a file, or stdout): JSON lines, each a whole object with an
+ * id, the text ending in a line break (no torn line), no id answered twice. Returns the lines and
+ * what broke.
+ */
+export function answerLinesProblems(text: string): { lines: Array<{ id: string | number; content?: string; error?: unknown } & Record<string, unknown>>; problems: string[] } {
+  const problems: string[] = [];
+  const lines: Array<{ id: string | number; content?: string; error?: unknown } & Record<string, unknown>> = [];
+  if (text === '') return { lines, problems };
+  if (!text.endsWith('\n')) problems.push(`the answers end in a torn line: ${short(text.slice(text.lastIndexOf('\n') + 1))}`);
+  const seen = new Set<string>();
+  text
+    .split('\n')
+    .slice(0, -1)
+    .forEach((l, i) => {
+      if (l.trim() === '') return;
+      let v: unknown;
+      try {
+        v = JSON.parse(l);
+      } catch {
+        problems.push(`line ${i + 1} is not JSON: ${short(l)}`);
+        return;
+      }
+      const rec = v as { id?: unknown; error?: unknown };
+      if (!v || typeof v !== 'object' || (typeof rec.id !== 'string' && typeof rec.id !== 'number')) {
+        problems.push(`line ${i + 1} is not an answer line: ${short(l)}`);
+        return;
+      }
+      const key = String(rec.id);
+      if (!rec.error && seen.has(key)) problems.push(`id ${key} answered twice`);
+      if (!rec.error) seen.add(key);
+      lines.push(v as (typeof lines)[number]);
+    });
+  return { lines, problems };
+}
+
+/** What the service sent before the run stopped is kept: `kept` (stdout, a saved answer) starts with `received`, and is a prefix of `content`. */
+export function keptProblems(kept: string, received: string, content: string, where = 'stdout'): string[] {
+  const problems: string[] = [];
+  if (!content.startsWith(kept)) problems.push(`${where} ${short(kept)} is not a prefix of what the service sent ${short(content)}`);
+  if (!kept.startsWith(received)) problems.push(`${where} ${short(kept)} lost part of what had arrived: ${short(received)}`);
+  return problems;
+}
+
+/** No terminal control from the service in text bound for a terminal (also used on piped output: it is what a terminal would get). */
+export function controlProblems(text: string, where = 'output'): string[] {
+  const found = terminalControls(text);
+  return found.length ? [`${where}: ${found.join(', ')}`] : [];
+}
+
+/**
+ * Redact mode showed `typed` back (the service echoed what it got): exactly as typed, except that a
+ * placeholder-like separator may have become a non-breaking hyphen (medchat's escape of a forgery
+ * typed after its own placeholder was made, which looks the same), and letter case. Anything else, such as a value
+ * put back where the user wrote a placeholder-like text, is a problem.
+ */
+export function restoredProblems(shownText: string, typedText: string, where = 'the answer'): string[] {
+  // Case aside: one identifier written twice ("Device", then "DEVICE") is one placeholder and comes back as first written.
+  const shown = shownText.toLowerCase();
+  const typed = typedText.toLowerCase();
+  if (shown === typed) return [];
+  let i = 0;
+  if (shown.length === typed.length) {
+    while (i < shown.length && (shown[i] === typed[i] || (shown[i] === '\u2011' && '-_ '.includes(typed[i]!)))) i++;
+    if (i === shown.length) return [];
+  } else {
+    while (i < shown.length && shown[i] === typed[i]) i++;
+  }
+  return [`${where} is not the text as typed from offset ${i}: shown ${short(shownText.slice(Math.max(0, i - 30), i + 60))}, typed ${short(typedText.slice(Math.max(0, i - 30), i + 60))}`];
 }

@@ -25,6 +25,8 @@ export interface WatchedRun {
 export interface WatchOptions extends CliOptions {
   timeoutMs: number;
   killAboveKb?: number;
+  /** Writes stdin itself (an endless pipe) instead of `stdin`; it must stop when the stream errors or closes. */
+  feedStdin?: (stdin: NodeJS.WritableStream) => void;
   /** Sees every piece of stdout as it arrives (to check more of it than the first MB kept). */
   onStdout?: (chunk: Buffer) => void;
 }
@@ -59,7 +61,8 @@ export function runWatched(args: string[], opts: WatchOptions): Promise<WatchedR
       errBytes += c.length;
     });
     child.stdin.on('error', () => {}); // medchat may refuse stdin before reading it all
-    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    if (opts.feedStdin) opts.feedStdin(child.stdin);
+    else if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
     let peakRssKb = 0;
     let hwmKb = 0;

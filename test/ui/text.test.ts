@@ -136,3 +136,14 @@ test('prompt history persists across runs in a 0600 file', () => {
   assert.equal(again.next(), 'second\nwith two lines');
   assert.equal(again.next(), 'draft');
 });
+
+test('a prompt history file that is a link to /dev/zero or a FIFO is not read (at once, nothing held) nor replaced; history is kept for the run', { skip: !fs.existsSync('/dev/zero') && 'needs /dev/zero' }, () => {
+  const dir = tempDir('medchat-hist-');
+  const link = path.join(dir, 'prompt-history.jsonl');
+  fs.symlinkSync('/dev/zero', link);
+  const h = new PromptHistory(link);
+  assert.deepEqual(h.all, []);
+  h.add('a question');
+  assert.equal(h.previous(''), 'a question');
+  assert.equal(fs.readlinkSync(link), '/dev/zero', 'the link is left as it was');
+});

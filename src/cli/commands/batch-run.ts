@@ -137,6 +137,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       });
       answers = opened.out;
       answered = opened.resume.answered;
+      if (opened.resume.lockNote) say(`medchat batch: ${opened.resume.lockNote}`);
       if (opened.resume.tornBytes > 0) say(yellow(`medchat batch: ${o.output} ended in a partial line (a run cut short); removed it (${opened.resume.tornBytes} bytes)`, colour));
       if (opened.resume.retried) say(`medchat batch: asking again the ${opened.resume.retried} question${opened.resume.retried === 1 ? '' : 's'} that failed last time`);
     }

@@ -5,7 +5,7 @@ import { usageError } from '../../core/errors.js';
 import { writeUserFile } from '../../core/io/user-file.js';
 import { BUILTIN_ROLES } from '../../core/request/roles/builtins.js';
 import { ROLE_NAME, RoleFileError, parseRole } from '../../core/request/roles/role.js';
-import { listRoles, rolesDir } from '../../core/request/roles/store.js';
+import { listRoles, readRoleFile, rolesDir } from '../../core/request/roles/store.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
 import { isTty } from '../../core/io/terminal.js';
 
@@ -43,7 +43,7 @@ export function rolesList(o: { json?: boolean }): number {
 export function rolesShow(name: string): number {
   const file = userFile(name);
   if (fs.existsSync(file)) {
-    const text = fs.readFileSync(file, 'utf8');
+    const text = readRoleFile(file);
     print(text.endsWith('\n') ? text : text + '\n');
     const problem = problemIn(name, text, file);
     if (problem) process.stderr.write(`medchat: warning: ${sanitizeLine(problem)}\n`);
@@ -76,8 +76,16 @@ You are a clinical assistant. Describe here what the model should do with the te
 
 export function rolesEdit(name: string): number {
   const file = userFile(name);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const kind = fileKind(file);
+  if (kind !== 'file' && kind !== 'none') throw usageError(`cannot edit the role ${name}: ${file} is ${kind}, not a role file; move it away, then run again`);
+  if (kind === 'none') {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'something that is not a folder holds its name or its path' : `the system refused (${code})`;
+      throw usageError(`cannot make the roles folder ${path.dirname(file)}: ${why}; move it away or set MEDCHAT_CONFIG_DIR, then run again`);
+    }
     const builtIn = Object.hasOwn(BUILTIN_ROLES, name);
     writeUserFile(file, builtIn ? BUILTIN_ROLES[name]! : roleTemplate(name));
     process.stderr.write(builtIn ? `copied the built-in role ${name} to ${file}; your copy is used from now on\n` : `new role ${name} from a template: ${file}\n`);
@@ -93,10 +101,24 @@ export function rolesEdit(name: string): number {
       ? spawnSync(editor, [file], { stdio: 'inherit', shell: true })
       : spawnSync(process.env.SHELL || '/bin/sh', ['-c', `${editor} "$1"`, 'medchat-editor', file], { stdio: 'inherit' });
   if (r.error || r.status !== 0) throw usageError(`the editor (${editor}) did not finish cleanly; the role file is ${file}`);
-  const problem = problemIn(name, fs.readFileSync(file, 'utf8'), file);
+  const problem = problemIn(name, readRoleFile(file), file);
   if (problem) throw usageError(`${problem}; fix it with: medchat roles edit ${name}`);
   process.stderr.write(`saved ${file}\n`);
   return 0;
+}
+
+/** What is at a role file's path: 'none', 'file' (a regular file, or a link to one) or what else it is. */
+function fileKind(file: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'none'; // a link to nothing is refused when written; a taken folder name when it is made
+    throw usageError(`cannot look at ${file} (${code})`);
+  }
+  if (st.isFile()) return 'file';
+  return st.isDirectory() ? 'a folder' : 'not a regular file (a pipe, device or socket)';
 }
 
 function userFile(name: string): string {

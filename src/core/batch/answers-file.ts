@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { usageError } from '../errors.js';
 import { FileWriteError, toWriteError, writeFileAtomicFrom } from '../io/atomic-file.js';
 import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
@@ -31,6 +32,8 @@ export interface ResumeState {
   retried: number;
   /** Bytes of a torn last line that were cut off (0 when the file ended cleanly). */
   tornBytes: number;
+  /** A stale lock this run took over: "took over a.jsonl.lock, left by pid 123, which no longer runs". */
+  lockNote?: string;
 }
 
 export interface AnswersFileOptions {
@@ -40,6 +43,8 @@ export interface AnswersFileOptions {
   syncIntervalMs?: number;
   /** A flush that failed in the background (the next append throws too). */
   onFailure?: (err: FileWriteError) => void;
+  /** Where the lock goes when the answers file's folder cannot be written (default `<data>/locks`). */
+  lockDir?: string;
 }
 
 interface Reading {
@@ -71,23 +76,31 @@ export class AnswersFile {
   /**
    * Open for appending, reading back what an earlier run wrote (and repairing a torn tail). The
    * file is this run's alone until `close` (output-lock.ts): a second run is refused.
+   *
+   * A symbolic link is written through: the answers go to the file it points to, and the link
+   * stays a link (a rerun that removes failed lines replaces the target, never the link). Answers
+   * are only ever added to, so `-o` through a link asks nothing a plain path does not.
    */
   static async open(file: string, opts: AnswersFileOptions = {}): Promise<{ out: AnswersFile; resume: ResumeState }> {
     const ops = opts.ops ?? nodeFileOps;
-    const lock = OutputLock.take(file, ops);
+    const real = throughLinks(file);
+    const lock = OutputLock.take(real, ops, { shown: file, fallbackDir: opts.lockDir });
     try {
-      return await AnswersFile.openLocked(file, ops, opts, lock);
+      const opened = await AnswersFile.openLocked(file, real, ops, opts, lock);
+      if (lock.tookOver) opened.resume.lockNote = `took over ${lock.lockPath}, left by ${lock.tookOver}`;
+      return opened;
     } catch (err) {
       lock.release();
       throw err;
     }
   }
 
-  private static async openLocked(file: string, ops: FileOps, opts: AnswersFileOptions, lock: OutputLock): Promise<{ out: AnswersFile; resume: ResumeState }> {
+  /** `file` names what the user gave (in messages); `real` is where it is read and written. */
+  private static async openLocked(file: string, real: string, ops: FileOps, opts: AnswersFileOptions, lock: OutputLock): Promise<{ out: AnswersFile; resume: ResumeState }> {
     const resume: ResumeState = { answered: new Set(), retried: 0, tornBytes: 0 };
     let stat: fs.Stats | undefined;
     try {
-      stat = fs.statSync(file);
+      stat = fs.statSync(real);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw toWriteError(file, err);
     }
@@ -95,18 +108,18 @@ export class AnswersFile {
     if (stat) {
       if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', 'it is a folder');
       if (!stat.isFile()) throw usageError(`-o ${file} is not a regular file; leave out -o to write the answers to stdout`);
-      const r = await readAnswers(file);
+      const r = await readAnswers(real, file);
       resume.answered = r.answered;
       resume.tornBytes = stat.size - r.goodEnd;
       unterminated = r.unterminated;
       const drop = (key: string) => r.answered.has(key) || Boolean(opts.inputIds?.has(key));
       const dropped = [...r.errorIds].filter(drop);
       if (dropped.length) {
-        resume.retried = await rewriteWithout(file, ops, r.goodEnd, (key, failed) => failed && drop(key));
+        resume.retried = await rewriteWithout(real, file, ops, r.goodEnd, (key, failed) => failed && drop(key));
         unterminated = false;
       } else if (resume.tornBytes > 0) {
         try {
-          fs.truncateSync(file, r.goodEnd);
+          fs.truncateSync(real, r.goodEnd);
         } catch (err) {
           throw toWriteError(file, err);
         }
@@ -114,7 +127,7 @@ export class AnswersFile {
     }
     let fd: number;
     try {
-      fd = ops.open(file, 'a', 0o600);
+      fd = ops.open(real, 'a', 0o600);
     } catch (err) {
       throw toWriteError(file, err);
     }
@@ -193,6 +206,29 @@ export class AnswersFile {
   }
 }
 
+/**
+ * Where the answers are read and written: `file`, or the file a symbolic link there points to
+ * (a link to a file not made yet: where it points, as an editor would).
+ */
+function throughLinks(file: string): string {
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return file;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return file;
+    throw toWriteError(file, err);
+  }
+  try {
+    return fs.realpathSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw toWriteError(file, err);
+    try {
+      return path.resolve(path.dirname(file), fs.readlinkSync(file));
+    } catch (e) {
+      throw toWriteError(file, e);
+    }
+  }
+}
+
 /** A line an answers file holds: a JSON object with an id. */
 function answerLine(text: string): { key: string; failed: boolean } | undefined {
   let v: unknown;
@@ -223,9 +259,9 @@ function tornAnswerLine(text: string): boolean {
  * answer line cut short (tornAnswerLine): the one thing a power cut leaves. Anything else (prose,
  * a note added by hand after the answers) is refused before anything is changed or sent.
  */
-async function readAnswers(file: string): Promise<Reading> {
+async function readAnswers(real: string, file: string): Promise<Reading> {
   const r: Reading = { answered: new Set(), errorIds: new Set(), errorLines: 0, goodEnd: 0, unterminated: false };
-  const stream = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+  const stream = fs.createReadStream(real, { highWaterMark: 256 * 1024 });
   try {
     for await (const line of readLines(stream, MAX_ANSWER_LINE_BYTES)) {
       const blank = !line.text.trim() && !line.text.includes('\u0000');
@@ -259,12 +295,12 @@ async function readAnswers(file: string): Promise<Reading> {
  * Replace the file with a copy that leaves out some lines (and anything past `goodEnd`), through
  * writeFileAtomicFrom: the file is the old one or the new one, never a part. Returns how many were left out.
  */
-async function rewriteWithout(file: string, ops: FileOps, goodEnd: number, leaveOut: (key: string, failed: boolean) => boolean): Promise<number> {
+async function rewriteWithout(real: string, file: string, ops: FileOps, goodEnd: number, leaveOut: (key: string, failed: boolean) => boolean): Promise<number> {
   let removed = 0;
-  const stream = fs.createReadStream(file, { end: goodEnd - 1, highWaterMark: 256 * 1024 });
+  const stream = fs.createReadStream(real, { end: goodEnd - 1, highWaterMark: 256 * 1024 });
   try {
     await writeFileAtomicFrom(
-      file,
+      real,
       async (write) => {
         let batch: string[] = [];
         const flush = () => {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { usageError } from '../errors.js';
+import { MedchatError, usageError } from '../errors.js';
+import { kindOf, readPipe } from '../io/bounded-read.js';
+import { nodeFileOps, writeAll } from '../io/file-ops.js';
 import { idKey, parseLine, type BatchItem, type InputMode } from './items.js';
 import { LineTooLongError, readLines } from './lines.js';
 
@@ -26,6 +27,14 @@ export interface InputScan {
 
 const MAX_LISTED = 10;
 
+/**
+ * The most copied from stdin or a pipe: 256 MB, some 100,000 questions of 2.5 KB each (a run of
+ * days at any rate the service allows). A file is read where it is, at any size, so more
+ * questions than that go in a file; the bound only keeps an endless pipe (yes, /dev/zero through
+ * cat) from filling the temporary folder.
+ */
+const MAX_SPOOL_BYTES = 256 * 1024 * 1024;
+
 export class BatchInput {
   private spoolDir: string | undefined;
   private readonly removeOnExit = () => this.dispose();
@@ -46,29 +55,73 @@ export class BatchInput {
       if (stdin.isTTY) throw usageError('medchat batch - reads the questions from stdin, which is a terminal here; pipe them in (… | medchat batch -) or name a file');
       return BatchInput.spooled('stdin', stdin, opts);
     }
-    let stat: fs.Stats;
+    // Opened without blocking (a FIFO with no writer must not hang), and the opened fd checked.
+    let fd: number;
     try {
-      stat = fs.statSync(source);
+      fd = fs.openSync(source, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw usageError(code === 'ENOENT' ? `cannot read ${source}: no such file` : `cannot read ${source} (${code})`);
+      throw usageError(code === 'ENOENT' ? `cannot read ${source}: no such file` : code === 'EISDIR' ? `cannot read ${source}: it is a folder` : `cannot read ${source} (${code})`);
     }
+    let stat: fs.Stats;
+    try {
+      stat = fs.fstatSync(fd);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw usageError(`cannot read ${source} (${(err as NodeJS.ErrnoException).code})`);
+    }
+    if (stat.isFIFO()) {
+      // <(…) or a named FIFO, read through the fd already open
+      const noWriter = () => usageError(`cannot read ${source}: it is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the questions in (… | medchat batch -)`);
+      return BatchInput.spooled(source, readPipe(fd, noWriter), opts);
+    }
+    fs.closeSync(fd);
     if (stat.isDirectory()) throw usageError(`cannot read ${source}: it is a folder`);
-    if (!stat.isFile()) return BatchInput.spooled(source, fs.createReadStream(source), opts); // a pipe: <(…)
+    if (!stat.isFile()) throw usageError(`cannot read ${source}: not a regular file or a pipe but ${kindOf(stat)}; give a file of questions, or pipe them in (… | medchat batch -)`);
     return new BatchInput(source, source, opts.mode, opts.maxLineBytes);
   }
 
-  private static async spooled(name: string, stream: NodeJS.ReadableStream, opts: { mode: InputMode; maxLineBytes: number }): Promise<BatchInput> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
+  /**
+   * Copy stdin or a pipe to a private temporary file, at most MAX_SPOOL_BYTES, refusing binary
+   * input (a NUL byte) the moment it arrives; on any refusal the copy is removed.
+   */
+  private static async spooled(name: string, stream: AsyncIterable<Buffer | string>, opts: { mode: InputMode; maxLineBytes: number }): Promise<BatchInput> {
+    let dir: string;
+    try {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw usageError(`cannot copy the questions from ${name} into the temporary folder ${os.tmpdir()} (${code}); set TMPDIR to a folder you can write, or give the questions as a file`);
+    }
     const file = path.join(dir, 'input.jsonl');
     const input = new BatchInput(name, file, opts.mode, opts.maxLineBytes);
     input.spoolDir = dir;
     process.once('exit', input.removeOnExit);
+    let out: number | undefined;
     try {
-      await pipeline(stream, fs.createWriteStream(file, { mode: 0o600, flags: 'wx' }));
+      out = fs.openSync(file, 'wx', 0o600);
+      let size = 0;
+      for await (const chunk of stream) {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        const nul = buf.indexOf(0);
+        if (nul >= 0) throw binaryInput(name, size + nul);
+        size += buf.length;
+        if (size > MAX_SPOOL_BYTES) {
+          throw usageError(
+            `${name} is larger than ${MAX_SPOOL_BYTES / 1024 / 1024} MB, the most medchat batch copies from a pipe or stdin (reading stopped there); save the questions to a file and run: medchat batch FILE`,
+          );
+        }
+        writeAll(nodeFileOps, out, buf);
+      }
     } catch (err) {
+      (stream as { destroy?: () => void }).destroy?.();
+      if (out !== undefined) fs.closeSync(out);
+      out = undefined;
       input.dispose();
+      if (err instanceof MedchatError) throw err;
       throw usageError(`cannot read the questions from ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    } finally {
+      if (out !== undefined) fs.closeSync(out);
     }
     return input;
   }
@@ -118,8 +171,9 @@ export class BatchInput {
   private async *lines() {
     const stream = fs.createReadStream(this.file, { highWaterMark: 256 * 1024 });
     try {
-      yield* readLines(stream, this.maxLineBytes);
+      yield* readLines(refuseNul(stream, this.name), this.maxLineBytes);
     } catch (err) {
+      if (err instanceof MedchatError) throw err;
       if (err instanceof LineTooLongError) {
         throw usageError(`${this.name}: ${err.message}, more than one question can hold (the model's context window); shorten it`);
       }
@@ -128,4 +182,19 @@ export class BatchInput {
       stream.destroy();
     }
   }
+}
+
+/** The chunks of `stream`, refusing the input as binary at its first NUL byte. */
+async function* refuseNul(stream: AsyncIterable<Buffer | string>, name: string): AsyncGenerator<Buffer | string> {
+  let offset = 0;
+  for await (const chunk of stream) {
+    const nul = typeof chunk === 'string' ? chunk.indexOf('\0') : chunk.indexOf(0);
+    if (nul >= 0) throw binaryInput(name, offset + nul);
+    offset += chunk.length;
+    yield chunk;
+  }
+}
+
+function binaryInput(name: string, at: number): MedchatError {
+  return usageError(`${name} looks binary (a NUL byte at byte ${at}); medchat batch reads questions as text, one a line`);
 }

@@ -1,44 +1,100 @@
-import { usageError } from '../errors.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MedchatError, usageError } from '../errors.js';
+import { dataDir } from '../config/paths.js';
 import { toWriteError } from '../io/atomic-file.js';
-import { holdFileLock, LockTimeoutError } from '../io/file-lock.js';
+import { holdFileLock, LockTimeoutError, LockUnusableError, type ReleaseLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 
 /**
  * One batch at a time per answers file. Two runs appending to the same `-o` would each skip
  * only what it read at its start, ask the same questions twice and interleave their answers, so
- * a run holds `<file>.lock` (file-lock.ts: its pid and host) from before it reads the file until
- * it closes it.
+ * a run holds `<file>.lock` (file-lock.ts: its pid, host, start time and boot) from before it
+ * reads the file until it closes it. `file` is the answers file's real path (a link's target), so
+ * a run through a link and a run on the file itself exclude each other.
  *
- * A second run is refused at once with one line naming the holder. A lock left by a run that was
- * killed (SIGKILL, a crash, a power cut) names a process that no longer runs: it is taken over.
- * Age alone never makes it stale, as a batch may run for hours. A folder where no new file can
- * be made (no write permission) runs without a lock, as before there was one.
+ * A second run is refused at once with one line naming the holder. A lock left by a run that is
+ * gone (SIGKILL, a crash, a power cut, a pid now used by another process) is taken over, and
+ * `tookOver` says so. Age alone never makes it stale, as a batch may run for hours. A lock that
+ * is a folder, or another user's lock that cannot be read or removed, is refused at once naming it.
+ *
+ * A folder where no new file can be made (no write permission): the lock is taken in medchat's
+ * own data folder instead (`<data>/locks/<device>-<inode>.lock`, the folder 0700), keyed by the
+ * answers file's identity, so two runs of one user on it still exclude each other. Never unlocked:
+ * when that cannot be made either, the run is refused before anything is sent.
  */
 export class OutputLock {
-  private constructor(private readonly releaseFile: (() => void) | undefined) {
-    if (releaseFile) held.add(this);
+  private constructor(
+    private readonly releaseFile: ReleaseLock,
+    /** The lock file held. */
+    readonly lockPath: string,
+  ) {
+    held.add(this);
   }
 
-  static take(file: string, ops: FileOps): OutputLock {
+  /** Whose stale lock was taken over ("pid 123, which no longer runs"), if one was. */
+  get tookOver(): string | undefined {
+    return this.releaseFile.tookOver;
+  }
+
+  /**
+   * Lock `file` (the real path) for this run; `shown` is the path as the user gave it, for messages.
+   * `fallbackDir`: where the lock goes when `file`'s folder cannot be written (default `<data>/locks`).
+   */
+  static take(file: string, ops: FileOps, opts: { shown?: string; fallbackDir?: string } = {}): OutputLock {
+    const shown = opts.shown ?? file;
     const lockPath = `${file}.lock`;
     try {
-      const lock = new OutputLock(holdFileLock(lockPath, { ops, waitMs: 0, staleMs: Infinity }));
+      return OutputLock.hold(lockPath, shown, ops);
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EPERM') throw toWriteError(lockPath, err);
+      return OutputLock.takeElsewhere(file, shown, ops, opts.fallbackDir ?? path.join(dataDir(), 'locks'), err);
+    }
+  }
+
+  /** The lock in medchat's own folder, keyed by the answers file's device and inode. */
+  private static takeElsewhere(file: string, shown: string, ops: FileOps, dir: string, first: unknown): OutputLock {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      throw toWriteError(shown, first); // the answers file cannot be made there either
+    }
+    const lockPath = path.join(dir, `${st.dev}-${st.ino}.lock`);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return OutputLock.hold(lockPath, shown, ops);
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw usageError(
+        `cannot lock ${shown} for this run: its folder cannot be written (${(first as NodeJS.ErrnoException).code}) and neither can ${dir} (${code}); nothing was sent: fix the permissions of one of them, or set MEDCHAT_DATA_DIR`,
+      );
+    }
+  }
+
+  private static hold(lockPath: string, shown: string, ops: FileOps): OutputLock {
+    try {
+      const lock = new OutputLock(holdFileLock(lockPath, { ops, waitMs: 0, staleMs: Infinity }), lockPath);
       hookExit();
       return lock;
     } catch (err) {
       if (err instanceof LockTimeoutError) {
-        throw usageError(`another medchat batch (${err.holder}) is writing ${file}; wait for it to end, or choose another -o (if none runs, remove ${lockPath})`);
+        throw usageError(`another medchat batch (${err.holder}) is writing ${shown}; wait for it to end, or choose another -o (if none runs, ${err.owner ? `ask ${err.owner} to remove` : 'remove'} ${err.lockFile})`);
       }
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') return new OutputLock(undefined);
-      throw toWriteError(lockPath, err);
+      if (err instanceof LockUnusableError) {
+        throw usageError(`cannot lock ${shown} for this run: ${err.lockFile} ${err.problem}; ${err.remedy}; nothing was sent`);
+      }
+      throw err;
     }
   }
 
   /** Let the next run in (idempotent; also done at exit if the run ends without closing its file). */
   release(): void {
     if (!held.delete(this)) return;
-    this.releaseFile?.();
+    this.releaseFile();
   }
 }
 

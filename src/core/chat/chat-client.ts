@@ -12,7 +12,7 @@ import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
 import type { Settings } from '../config/settings.js';
 import { ThinkTagSplitter } from './think-tags.js';
 import { stdinLimitFor } from '../io/stdin.js';
-import { formatBytes } from '../request/inputs/files.js';
+import { formatBytes } from '../io/bounded-read.js';
 import { formatWindow } from '../text/format.js';
 import { STREAM_LIMITS, WHOLE_ANSWER_LIMITS, WireMonitor, type WireLimits } from './wire-monitor.js';
 

@@ -24,7 +24,10 @@ export const CONFIG_KEYS = {
   temperature: { type: 'number', min: 0, max: 2, help: 'Sampling temperature (unset: the service default)' },
   'top-p': { type: 'number', min: 0, max: 1, help: 'Nucleus sampling (unset: the service default)' },
   'idle-timeout': { type: 'int', default: 120, min: 1, max: 3600, help: 'Seconds without data before an answer is given up' },
-  'context-window': { type: 'int', default: 131072, min: 1024, help: 'Tokens the model can see, input and output together' },
+  // At most 1,048,576 (1M): eight times the service's 128k, room for a larger model; piped stdin
+  // may be 16 bytes a token (io/stdin.ts), so this also keeps stdin at most 16 MB, which medchat
+  // reads, counts and checks within its 200 MB. A larger window would only let a huge input in.
+  'context-window': { type: 'int', default: 131072, min: 1024, max: 1048576, help: 'Tokens the model can see, input and output together' },
   'compress-at': { type: 'number', default: 0.8, min: 0.1, max: 1, help: 'Share of the window at which old turns are summarised' },
   compress: { type: 'enum', default: 'summarise', values: ['summarise', 'trim'], help: 'How to make room: summarise old turns, or drop them' },
   history: { type: 'bool', default: true, help: 'Save sessions and prompt history on disk' },

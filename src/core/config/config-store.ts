@@ -4,6 +4,7 @@ import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import type { FileOps } from '../io/file-ops.js';
+import { FileReadError, readTextFileBounded } from '../io/bounded-read.js';
 import { configDir } from './paths.js';
 import { checkStoredValue, isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
 import { registerSecret } from './secret-redactor.js';
@@ -82,11 +83,16 @@ export class ConfigStore {
 
   /** The parsed file as a prototype-less object ({} when there is no file). */
   private read(): Record<string, ConfigValue> {
-    let store: Record<string, ConfigValue>;
+    let text: string;
     try {
-      store = Object.assign(Object.create(null) as Record<string, ConfigValue>, JSON.parse(fs.readFileSync(this.path, 'utf8')));
+      text = readTextFileBounded(this.path, {
+        maxBytes: MAX_CONFIG_BYTES,
+        what: `the config file ${this.path}`,
+        tooBigHint: 'a config file is a few hundred bytes: delete it and set the keys again (medchat config set …)',
+        notRegularHint: 'replace it with a file (or delete it and run: medchat config set base-url <url>)',
+      });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException)?.code !== 'ENOENT') throw corruptConfig(this.path, err);
+      if (!(err instanceof FileReadError) || err.problem !== 'missing') throw err;
       try {
         fs.mkdirSync(path.dirname(this.path), { recursive: true });
       } catch (mkdirErr) {
@@ -94,7 +100,11 @@ export class ConfigStore {
       }
       return Object.create(null) as Record<string, ConfigValue>;
     }
-    return store;
+    try {
+      return Object.assign(Object.create(null) as Record<string, ConfigValue>, JSON.parse(text));
+    } catch (err) {
+      throw corruptConfig(this.path, err);
+    }
   }
 
   /** Read the file as it is now, change it, and write it back whole (0600, atomically). */
@@ -112,6 +122,9 @@ export class ConfigStore {
 }
 
 let sharedWarningGiven = false;
+
+/** A config file is a few hundred bytes; one over 1 MB is not one (and is never read whole). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 function corruptConfig(file: string, err: unknown): MedchatError {
   const code = (err as NodeJS.ErrnoException)?.code;

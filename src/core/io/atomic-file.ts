@@ -62,13 +62,33 @@ export async function writeFileAtomicFrom(
   opts: AtomicWriteOptions = {},
 ): Promise<void> {
   const t = TempFile.open(file, opts);
+  unfinished.add(t);
+  hookExit();
   try {
     await fill((bytes) => t.write(bytes));
   } catch (err) {
     t.abandon();
     throw err;
+  } finally {
+    unfinished.delete(t);
   }
   t.commit();
+}
+
+/**
+ * Temporary files of writes still being filled (writeFileAtomicFrom waits between pieces): a stop
+ * signal that ends the process meanwhile (SIGTERM while batch rewrites its answers file) removes
+ * them at exit, so no half-made copy of the file is left beside it.
+ */
+const unfinished = new Set<TempFile>();
+let exitHooked = false;
+
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const t of unfinished) t.abandon();
+  });
 }
 
 /** The temporary file beside the target: opened, written, then renamed over it (commit) or removed (abandon). */

@@ -1,9 +1,19 @@
 /**
  * A short exclusive lock between medchat processes: a lock file created with O_EXCL that holds
- * the owner's pid and host. It is held only while one file is read, merged and written (a few
- * milliseconds), so waiting is synchronous and bounded. A lock whose owner is gone (its pid no
- * longer runs on this host, or the file is older than `staleMs`) was left by a killed process
- * and is broken.
+ * the owner's pid and host and, where the system tells (Linux), the owner's start time and the
+ * boot it runs in: `123 host start:4567 boot:<id>`. Older medchat wrote `123 host`, and reads only
+ * those two fields of a newer lock.
+ *
+ * A lock whose owner is gone is stale and taken over: its pid no longer runs on this host; or the
+ * pid runs but is another process (it started at another time, or the lock is from before the
+ * machine restarted: pids are reused); or the file is older than `staleMs`.
+ *
+ * Every wait is bounded by `waitMs` and sleeps between looks. A lock medchat cannot use (a folder,
+ * a link, a file it can neither read nor remove) is never taken for stale over and over: it is
+ * reported at once (LockUnusableError), or, while it may still belong to a live process (another
+ * user's unreadable lock younger than `staleMs`), waited for up to `waitMs` and reported as held.
+ * The wait is synchronous (the session lock is held for a few milliseconds); a stop signal that
+ * arrives during it is handled when it ends, at most `waitMs` later.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,17 +27,37 @@ interface LockOptions {
   staleMs?: number;
 }
 
-/** The lock stayed held for `waitMs` by a process that is still running. */
+/** The lock stayed held for `waitMs` by a process that is still running (or may be). */
 export class LockTimeoutError extends Error {
   readonly code = 'ELOCKED';
   constructor(
     readonly lockFile: string,
     readonly holder: string,
+    /** The user who owns the lock file, when it is not this process's user ("user alice"): only they can remove it. */
+    readonly owner?: string,
   ) {
     super(`${lockFile} is held by ${holder}`);
     this.name = 'LockTimeoutError';
   }
 }
+
+/** The lock path holds something medchat cannot use as a lock or cannot take over. */
+export class LockUnusableError extends Error {
+  readonly code = 'ELOCKUNUSABLE';
+  constructor(
+    readonly lockFile: string,
+    /** What is wrong, to follow the lock's path: "is a folder, not a lock medchat made". */
+    readonly problem: string,
+    /** What to do: "remove it, then run again". */
+    readonly remedy: string,
+  ) {
+    super(`${lockFile} ${problem}; ${remedy}`);
+    this.name = 'LockUnusableError';
+  }
+}
+
+/** A held lock's release function; `tookOver` says whose stale lock was taken over, if one was. */
+export type ReleaseLock = (() => void) & { readonly tookOver?: string };
 
 export function withFileLock<T>(lockFile: string, fn: () => T, opts: LockOptions = {}): T {
   const release = holdFileLock(lockFile, opts);
@@ -42,24 +72,42 @@ export function withFileLock<T>(lockFile: string, fn: () => T, opts: LockOptions
  * Take the lock and keep it until the returned function is called (a lock held for a whole run:
  * give `staleMs: Infinity`, so only a holder that no longer runs makes it stale).
  */
-export function holdFileLock(lockFile: string, opts: LockOptions = {}): () => void {
+export function holdFileLock(lockFile: string, opts: LockOptions = {}): ReleaseLock {
   const ops = opts.ops ?? nodeFileOps;
-  acquire(lockFile, ops, opts.waitMs ?? 3000, opts.staleMs ?? 10_000);
+  const tookOver = acquire(lockFile, ops, opts.waitMs ?? 3000, opts.staleMs ?? 10_000);
   let held = true;
-  return () => {
+  const release = () => {
     if (!held) return;
     held = false;
     try {
       ops.unlink(lockFile);
     } catch {
-      // left behind: it names this pid, so it counts as stale once this process is gone
+      // left behind: it names this process, so it counts as stale once this process is gone
     }
   };
+  return Object.assign(release, { tookOver });
 }
 
-function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number): void {
-  const deadline = Date.now() + waitMs;
-  const content = Buffer.from(`${process.pid} ${os.hostname()}\n`);
+/** What this process writes into a lock: pid, host and, where known, start time and boot. */
+export function lockLine(): string {
+  const start = processStart(process.pid);
+  const boot = bootId();
+  return `${process.pid} ${os.hostname()}${start ? ` start:${start}` : ''}${boot ? ` boot:${boot}` : ''}\n`;
+}
+
+/**
+ * A lock that timed out in this process, and the file it was then: asked again while the same
+ * file is there, it is reported at once rather than waited for again (a session saves every
+ * second while an answer streams; each save must not stall for `waitMs`).
+ */
+const timedOut = new Map<string, { stamp: string; until: number }>();
+
+function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number): string | undefined {
+  const start = Date.now();
+  const deadline = start + waitMs;
+  const content = Buffer.from(lockLine());
+  let tookOver: string | undefined;
+  let quickRetries = 0;
   for (let attempt = 0; ; attempt++) {
     let fd: number | undefined;
     try {
@@ -84,44 +132,170 @@ function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number
         }
         throw err;
       }
-      return;
+      timedOut.delete(lockFile);
+      return tookOver;
     }
-    const holder = staleHolder(lockFile, staleMs);
-    if (holder === undefined) {
+    const seen = inspect(lockFile, staleMs);
+    if (seen.state === 'stale') {
       try {
-        fs.unlinkSync(lockFile); // stale: its owner is gone
-      } catch {
-        // another process broke it first
+        ops.unlink(lockFile);
+        tookOver = seen.why;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') {
+          // Stale, but it stays: say so once instead of looking at it again and again.
+          throw new LockUnusableError(lockFile, `was left by ${seen.why}, but medchat cannot remove it (${code})`, seen.owner ? `ask ${seen.owner} to remove it` : "remove it, or check the folder's permissions");
+        }
+        // ENOENT: another process broke it first
       }
-      continue;
     }
-    if (Date.now() >= deadline) throw new LockTimeoutError(lockFile, holder);
-    sleep(Math.min(5 + attempt * 5, 50) + Math.floor(Math.random() * 10));
+    const now = Date.now();
+    if (seen.state === 'held') {
+      const last = timedOut.get(lockFile);
+      if (now >= deadline || (last && last.stamp === seen.stamp && now < last.until)) {
+        timedOut.set(lockFile, { stamp: seen.stamp, until: now + 60_000 });
+        throw new LockTimeoutError(lockFile, seen.holder, seen.owner);
+      }
+    } else if (now >= deadline + 1000) {
+      // Gone or broken each time, yet never ours: others keep taking it.
+      throw new LockTimeoutError(lockFile, 'other processes that keep taking it');
+    }
+    // A lock just broken, or gone, is tried again at once (twice at most); everything else sleeps.
+    if (seen.state === 'held' || quickRetries++ >= 2) {
+      const slice = Math.min(5 + attempt * 5, 50) + Math.floor(Math.random() * 10);
+      sleep(Math.max(1, Math.min(slice, deadline - now)));
+    }
   }
 }
 
-/** undefined when the lock is stale; else who holds it ("pid 123"). */
-function staleHolder(lockFile: string, staleMs: number): string | undefined {
-  let text: string;
-  let age: number;
+type Seen =
+  | { state: 'gone' }
+  | { state: 'stale'; why: string; owner?: string }
+  | { state: 'held'; holder: string; stamp: string; owner?: string };
+
+/** What is at the lock's path now; throws LockUnusableError for what is not a lock at all. */
+function inspect(lockFile: string, staleMs: number): Seen {
+  let st: fs.Stats;
   try {
-    age = Date.now() - fs.statSync(lockFile).mtimeMs;
-    text = fs.readFileSync(lockFile, 'utf8');
-  } catch {
-    return undefined; // gone already: try again
+    st = fs.lstatSync(lockFile);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { state: 'gone' };
+    throw new LockUnusableError(lockFile, `cannot be looked at (${code})`, "check the folder's permissions");
   }
-  const [pidText, host] = text.trim().split(' ');
+  if (st.isDirectory()) throw new LockUnusableError(lockFile, 'is a folder, not a lock medchat made', 'move or remove that folder, then run again');
+  if (!st.isFile()) {
+    const what = st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
+    throw new LockUnusableError(lockFile, `is ${what}, not a lock medchat made`, 'remove it, then run again');
+  }
+  const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
+  const owner = mine ? undefined : userName(st.uid);
+  const stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+  const age = Date.now() - st.mtimeMs;
+  let text: string;
+  try {
+    text = readHead(lockFile);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { state: 'gone' };
+    if (code !== 'EACCES' && code !== 'EPERM') throw new LockUnusableError(lockFile, `cannot be read (${code})`, 'remove it, then run again');
+    // Someone else's lock, closed to us: it may be held by a live process of theirs until it is old.
+    if (age > staleMs) return { state: 'stale', why: `${owner ?? 'you'} ${ago(age)} (it cannot be read)`, owner };
+    return { state: 'held', holder: `a process of ${owner ?? 'yours'}; its lock cannot be read`, stamp, owner };
+  }
+  const why = judge(text, age, staleMs);
+  return why.stale ? { state: 'stale', why: why.text, owner } : { state: 'held', holder: why.text, stamp, owner };
+}
+
+/** Whether a lock's content names a live holder: `text` says who, or whose stale lock it is. */
+function judge(content: string, age: number, staleMs: number): { stale: boolean; text: string } {
+  const [pidText, host, ...rest] = content.trim().split(' ');
+  const fields = new Map(rest.map((f) => [f.slice(0, f.indexOf(':')), f.slice(f.indexOf(':') + 1)]));
   const pid = Number(pidText);
-  if (age > staleMs) return undefined;
-  if (!Number.isInteger(pid) || pid <= 0) return age > 1000 ? undefined : 'a process that is just starting';
-  if (pid === process.pid) return undefined; // this process holds no lock between calls: a leftover of an earlier one with its pid
-  if (host && host !== os.hostname()) return `pid ${pid} on ${host}`;
+  if (!Number.isInteger(pid) || pid <= 0) {
+    return age > Math.min(1000, staleMs) ? { stale: true, text: `a process that never finished writing it, ${ago(age)}` } : { stale: false, text: 'a process that is just starting' };
+  }
+  if (age > staleMs) return { stale: true, text: `pid ${pid}, ${ago(age)}` };
+  if (host && host !== os.hostname()) return { stale: false, text: `pid ${pid} on ${host}` };
+  const boot = fields.get('boot');
+  const bootNow = bootId();
+  if (boot && bootNow && boot !== bootNow) return { stale: true, text: `pid ${pid}, before the machine last started` };
+  if (pid === process.pid) {
+    // This process's own lock, taken earlier and held (a batch's, for its whole run), when it
+    // recorded this process's start; else a leftover of an earlier process with this pid.
+    const start = fields.get('start');
+    if (start && start === processStart(pid)) return { stale: false, text: `pid ${pid}` };
+    return { stale: true, text: `pid ${pid}, an earlier process with this process's pid` };
+  }
   try {
     process.kill(pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return { stale: true, text: `pid ${pid}, which no longer runs` };
   }
-  return `pid ${pid}`;
+  const start = fields.get('start');
+  const startNow = start ? processStart(pid) : undefined;
+  if (start && startNow && start !== startNow) return { stale: true, text: `pid ${pid}, which no longer runs (that pid is now another process)` };
+  return { stale: false, text: `pid ${pid}` };
+}
+
+/** The first bytes of a lock (all a lock holds), never through a link and never waiting on a pipe put there meanwhile. */
+function readHead(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const buf = Buffer.alloc(512);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** "5m ago" for a lock's age. */
+function ago(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s}s ago`;
+  if (s < 7200) return `${Math.round(s / 60)}m ago`;
+  return `${Math.round(s / 3600)}h ago`;
+}
+
+/** When a process started, in clock ticks since boot (/proc/<pid>/stat field 22); undefined where there is no /proc. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 is the command in parentheses and may hold spaces or parentheses: count from after the last one.
+    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = after[19]; // fields 3… : field 22 is index 19
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let bootCache: string | null | undefined;
+/** This boot's id (Linux), so a lock from before a restart is known by it. */
+function bootId(): string | undefined {
+  if (bootCache === undefined) {
+    try {
+      const id = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      bootCache = /^[0-9a-f-]{8,64}$/i.test(id) ? id : null;
+    } catch {
+      bootCache = null;
+    }
+  }
+  return bootCache ?? undefined;
+}
+
+/** "user alice" for a uid (from /etc/passwd where there is one), else "user 1001". */
+function userName(uid: number): string {
+  try {
+    for (const line of fs.readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (name && Number(id) === uid) return `user ${name}`;
+    }
+  } catch {
+    // no passwd file (macOS keeps users elsewhere, Windows has none): the number it is
+  }
+  return `user ${uid}`;
 }
 
 function closeAndRemove(ops: FileOps, fd: number, file: string): void {

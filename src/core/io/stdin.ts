@@ -1,4 +1,5 @@
 import { usageError } from '../errors.js';
+import { decodeText, readStreamBounded } from './bounded-read.js';
 
 /**
  * The most stdin one-shot mode reads: 16 bytes for each token of the context window (2 MB for
@@ -17,27 +18,12 @@ export function stdinLimitFor(contextWindow: number): number {
  * reading (or holding) more. Binary data is refused with a clear message (nothing is sent).
  */
 export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MIN_STDIN_BYTES): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > maxBytes) {
-      chunks.length = 0;
-      throw usageError(
-        `stdin is larger than ${formatBytes(maxBytes)}, more than the model's context window can hold; send a smaller part of it (e.g. head -c 400000 file | medchat "…")`,
-      );
-    }
-    chunks.push(buf);
-  }
-  const bytes = Buffer.concat(chunks);
-  chunks.length = 0;
-  if (bytes.includes(0)) throw usageError('stdin holds binary data; medchat sends text only (convert the file to text first)');
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw usageError('stdin is not valid UTF-8 text; convert it first (for example with iconv -t utf-8)');
-  }
+  const bytes = await readStreamBounded(stream, maxBytes, () =>
+    usageError(
+      `stdin is larger than ${formatBytes(maxBytes)}, more than the model's context window can hold; send a smaller part of it (e.g. head -c 400000 file | medchat "…")`,
+    ),
+  );
+  return decodeText(bytes, 'stdin');
 }
 
 function formatBytes(n: number): string {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { shellQuote } from '../text/shell-quote.js';
+import { readPipe, readStreamBounded } from '../io/bounded-read.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -89,8 +90,10 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
     kind = 'file';
     label = raw;
     let regular = false;
+    let fifo = false;
     try {
       const st = await fsp.stat(raw);
+      fifo = st.isFIFO();
       if (st.isDirectory()) throw usageError(`${raw} is a folder; give an image file`);
       // A regular file's size is known before reading; a device or a pipe (/dev/zero, <(…)) is
       // read with the same cap, so nothing endless is ever held.
@@ -104,6 +107,11 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
     try {
       if (regular) {
         bytes = await readRegularFile(raw, maxBytes, label);
+      } else if (fifo) {
+        // Opened without blocking: a FIFO nothing writes to is refused, not waited on for ever.
+        const fd = fs.openSync(raw, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+        const noWriter = () => usageError(`${raw} is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the image in with --image -`);
+        bytes = await readAll(readPipe(fd, noWriter), maxBytes, label);
       } else {
         stream = fs.createReadStream(raw, { highWaterMark: 1024 * 1024 });
         bytes = await readAll(stream, maxBytes, label);
@@ -170,19 +178,8 @@ async function readRegularFile(file: string, maxBytes: number, label: string): P
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream, maxBytes: number, label: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > maxBytes) {
-      (stream as { destroy?: () => void }).destroy?.();
-      throw tooLarge(label, size, maxBytes, true);
-    }
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+function readAll(stream: AsyncIterable<Buffer | string>, maxBytes: number, label: string): Promise<Buffer> {
+  return readStreamBounded(stream, maxBytes, () => tooLarge(label, maxBytes + 1, maxBytes, true));
 }
 
 function describeFsError(err: unknown): string {

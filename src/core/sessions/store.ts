@@ -15,8 +15,9 @@ import type { Turn } from '../context/conversation.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
-import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
+import { LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
+import { FileReadError, formatBytes, readTextFileBounded } from '../io/bounded-read.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
@@ -36,6 +37,24 @@ export interface SessionInfo {
 const ID_RE = /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/;
 /** What a session id or a prefix of one may hold: digits, a-f and dashes, never a path character. */
 const ID_PREFIX_RE = /^[0-9a-f-]{1,20}$/;
+
+/**
+ * The largest session file read (by -c, resume, show, export, list): 16 MB, as much as one answer
+ * or the stdin of the largest context window may be, some 4 million tokens of text (32 times the
+ * service's window). Listing, showing or exporting one that size peaks near 80-130 MB. A larger
+ * file (or anything that is not a regular file: a link to /dev/zero, a FIFO) is listed as such
+ * and refused with one line, never read whole.
+ */
+export const MAX_SESSION_BYTES = 16 * 1024 * 1024;
+
+function readSessionText(file: string): string {
+  return readTextFileBounded(file, {
+    maxBytes: MAX_SESSION_BYTES,
+    what: `the session file ${file}`,
+    tooBigHint: 'start a new conversation (without -c)',
+    notRegularHint: 'a session is a regular file',
+  });
+}
 
 /** How the saved sessions are listed from a shell; the chat screen passes its own (`/sessions`). */
 const LIST_COMMAND = 'medchat sessions list';
@@ -91,13 +110,15 @@ export class SessionStore {
     return path.join(this.dir, `${id}.json`);
   }
 
-  /** Create the folders 0700 (and tighten them if they already exist), and clear leftovers of killed writes. */
+  /**
+   * Create the folders 0700 and tighten the sessions folder if it already exists, and clear
+   * leftovers of killed writes. The data folder above it is created 0700 when medchat makes it,
+   * but never chmodded when it was there already: MEDCHAT_DATA_DIR may name a shared folder.
+   */
   private ensureDir(): void {
     if (this.prepared) return;
     try {
-      const parent = path.dirname(this.dir);
-      fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
-      fs.chmodSync(parent, 0o700);
+      fs.mkdirSync(path.dirname(this.dir), { recursive: true, mode: 0o700 });
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       fs.chmodSync(this.dir, 0o700);
     } catch (err) {
@@ -157,7 +178,7 @@ export class SessionStore {
     if (last && last.stamp === fileStamp(file)) disk = last.turns;
     else {
       try {
-        const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { format?: unknown } | null;
+        const raw = JSON.parse(readSessionText(file)) as { format?: unknown } | null;
         disk = raw?.format === SESSION_FORMAT ? readForMerge(raw, mine.id) : undefined;
       } catch {
         disk = undefined; // none yet, or removed (sessions rm), or damaged: this process's copy is what there is
@@ -217,9 +238,10 @@ export class SessionStore {
     const file = this.fileFor(id, list);
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readSessionText(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
+      if (err instanceof FileReadError && err.problem === 'missing') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
+      if (err instanceof FileReadError) throw new MedchatError(`${err.message}; or remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
       throw storeError(`cannot read the session file ${file}`, err);
     }
     let data: unknown;
@@ -237,9 +259,10 @@ export class SessionStore {
     const out: SessionInfo[] = [];
     for (const id of this.ids()) {
       const file = this.fileFor(id);
+      let stat: fs.Stats | undefined;
       try {
-        const stat = fs.statSync(file);
-        const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SessionData>;
+        stat = fs.statSync(file);
+        const data = JSON.parse(readSessionText(file)) as Partial<SessionData>;
         out.push({
           id,
           title: String(data.title ?? ''),
@@ -249,8 +272,12 @@ export class SessionStore {
           file,
           bytes: stat.size,
         });
-      } catch {
-        out.push({ id, title: '(damaged file)', createdAt: '', updatedAt: '', turns: 0, file, bytes: 0 });
+      } catch (err) {
+        const problem = err instanceof FileReadError ? err.problem : 'damaged';
+        const title =
+          problem === 'too-big' ? `(too big to read: ${stat?.isFile() && stat.size ? formatBytes(stat.size) : `over ${formatBytes(MAX_SESSION_BYTES)}`})` : problem === 'not-regular' || problem === 'folder' ? '(not a file)' : '(damaged file)';
+        const time = stat?.isFile() ? new Date(stat.mtimeMs).toISOString() : '';
+        out.push({ id, title, createdAt: time, updatedAt: time, turns: 0, file, bytes: stat?.isFile() ? stat.size : 0 });
       }
     }
     return out.sort((a, b) => (b.updatedAt || '').localeCompare(a.updatedAt || '') || b.id.localeCompare(a.id));
@@ -301,8 +328,9 @@ function fileStamp(file: string): string | undefined {
 
 function saveError(id: string, file: string, err: unknown): MedchatError {
   if (err instanceof LockTimeoutError) {
-    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, delete ${err.lockFile}`, ExitCode.failure, 'session-io');
+    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, ${err.owner ? `ask ${err.owner} to delete` : 'delete'} ${err.lockFile}`, ExitCode.failure, 'session-io');
   }
+  if (err instanceof LockUnusableError) return new MedchatError(`cannot save the session ${id}: its lock ${err.message}`, ExitCode.failure, 'session-io');
   const e = err instanceof FileWriteError ? err : toWriteError(file, err);
   return new MedchatError(`cannot save the session ${id} in ${path.dirname(file)}: ${e.reason} (${e.code}); ${e.nextStep} or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
 }

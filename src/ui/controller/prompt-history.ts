@@ -6,9 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
 import type { FileOps } from '../../core/io/file-ops.js';
+import { FileReadError, readTextFileBounded } from '../../core/io/bounded-read.js';
 import { dataDir } from '../../core/config/paths.js';
 
 const HISTORY_LIMIT = 1000;
+/** 1,000 prompts of 16 KB each on average: a larger file is not read (nor replaced), and history is kept for the run only. */
+const MAX_HISTORY_BYTES = 16 * 1024 * 1024;
 
 export function historyFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(dataDir(env), 'prompt-history.jsonl');
@@ -20,11 +23,15 @@ export class PromptHistory {
   private index = 0;
   private draft = '';
 
+  private readonly file: string | undefined;
+
   constructor(
-    private readonly file: string | undefined,
+    file: string | undefined,
     private readonly ops?: FileOps,
   ) {
-    if (file) this.entries = readEntries(file);
+    const read = file ? readEntries(file) : [];
+    this.entries = read ?? [];
+    this.file = read ? file : undefined; // a file that could not be read as history is never replaced
     this.index = this.entries.length;
   }
 
@@ -63,22 +70,29 @@ export class PromptHistory {
   }
 }
 
-function readEntries(file: string): string[] {
+/**
+ * The entries in the file ([] when there is none), or undefined when it cannot be read as
+ * history: not a regular file (a link to /dev/zero, a FIFO), over MAX_HISTORY_BYTES, or not
+ * text. Such a file is left as it is: history is then kept for this run only.
+ */
+function readEntries(file: string): string[] | undefined {
+  let text: string;
   try {
-    const out: string[] = [];
-    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        const v: unknown = JSON.parse(line);
-        if (typeof v === 'string') out.push(v);
-      } catch {
-        // a torn last line: skip it
-      }
-    }
-    return out.slice(-HISTORY_LIMIT);
-  } catch {
-    return [];
+    text = readTextFileBounded(file, { maxBytes: MAX_HISTORY_BYTES, what: file });
+  } catch (err) {
+    return err instanceof FileReadError && err.problem === 'missing' ? [] : undefined;
   }
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v === 'string') out.push(v);
+    } catch {
+      // a torn last line: skip it
+    }
+  }
+  return out.slice(-HISTORY_LIMIT);
 }
 
 /** The whole file again, atomically (no fsync: losing the last prompt to a power cut is fine, a torn file is not). */

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { usageError } from '../../errors.js';
+import { FileReadError, readTextFileBounded } from '../../io/bounded-read.js';
 import { configDir } from '../../config/paths.js';
 import { BUILTIN_ROLES } from './builtins.js';
 import { ROLE_NAME, RoleFileError, parseRole, type Role } from './role.js';
@@ -15,6 +16,14 @@ export function rolesDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** A role file is a few KB; a big file here is a mistake. */
 const MAX_ROLE_BYTES = 256 * 1024;
+
+/**
+ * A role file's text: a regular file (a link to one is fine) under 256 KB, UTF-8 without a NUL
+ * byte, as -f takes; anything else is a FileReadError naming the file (read by io/bounded-read.ts).
+ */
+export function readRoleFile(file: string): string {
+  return readTextFileBounded(file, { maxBytes: MAX_ROLE_BYTES, what: file, tooBigHint: 'a role file is a few KB: shorten it' });
+}
 
 interface RoleEntry {
   name: string;
@@ -79,13 +88,11 @@ function userEntry(dir: string, name: string, replacesBuiltIn: boolean): RoleEnt
   const file = path.join(dir, `${name}.md`);
   const entry: RoleEntry = { name, source: 'user', replacesBuiltIn, file };
   try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) return { ...entry, problem: `${file} is not a file` };
-    if (stat.size > MAX_ROLE_BYTES) return { ...entry, problem: `${file} is ${Math.round(stat.size / 1024)} KB; a role file must be under 256 KB` };
-    const text = fs.readFileSync(file, 'utf8');
+    const text = readRoleFile(file);
     return { ...entry, role: parseRole(name, text, 'user', file) };
   } catch (err) {
     if (err instanceof RoleFileError) return { ...entry, problem: `${file}: ${err.message}` };
+    if (err instanceof FileReadError) return { ...entry, problem: err.message };
     return { ...entry, problem: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   }
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { redactSecrets, usageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { inlineSchema } from './inline.js';
+import { readTextFileBounded } from '../../io/bounded-read.js';
 
 export interface SchemaSpec {
   /** The JSON Schema itself (draft 2020-12). */
@@ -41,20 +42,13 @@ export function resolveSchemaSpec(text: string, opts: { multi?: boolean; baseDir
     stat = undefined;
   }
   if (stat) {
-    if (!stat.isFile()) throw usageError(`${what}: ${t} is not a file`);
     if (opts.multi) throw multiOnlyInline(what);
     if (sameFile(file, opts.configFile ?? path.join(configDir(), 'config.json'))) {
       throw usageError(`${what} ${t} is medchat's config file, not a JSON Schema; a schema is sent to the service and saved with the conversation, and this file can hold your API key: name a schema file`);
     }
-    if (stat.size > MAX_SCHEMA_FILE_BYTES) throw usageError(`${what}: ${t} is ${Math.round(stat.size / 1024)} KB; a schema file must be under 1 MB`);
-    let body: string;
-    try {
-      body = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw usageError(`${what}: cannot read ${t} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+    const body = readTextFileBounded(file, { maxBytes: MAX_SCHEMA_FILE_BYTES, what: `${what} ${t}`, tooBigHint: 'a schema file must be under 1 MB' });
     refuseKey(body, what, t);
-    return { schema: parseSchemaJson(body.replace(/^\uFEFF/, ''), `${what} ${t}`), label: t };
+    return { schema: parseSchemaJson(body, `${what} ${t}`), label: t };
   }
   if (/\.json$/i.test(t) || /[\\/]/.test(t)) throw usageError(`${what}: no such file: ${t}`);
   return { schema: inlineSchema(t, opts.multi), label: 'inline' };
