@@ -40,3 +40,18 @@ test('reasoning streams out before the closing tag arrives', () => {
     { kind: 'content', text: 'Done' },
   ]);
 });
+
+test('white space at the start is held for an opening tag only up to the hold limit, then streams as content', () => {
+  const s = new ThinkTagSplitter(false, 512);
+  const out: Array<{ kind: string; text: string }> = [];
+  // An answer that is nothing but spaces, a character a piece: held at first (a <think> may follow)…
+  for (let i = 0; i < 512; i++) out.push(...s.push(' '));
+  assert.equal(out.length, 0);
+  // …then given out, not held (and searched again) for ever.
+  for (let i = 0; i < 10_000; i++) out.push(...s.push(i % 2 ? ' ' : '\n'));
+  const content = out.map((p) => p.text).join('');
+  assert.ok(out.every((p) => p.kind === 'content'));
+  assert.equal(content.length, 10_512);
+  // White space before an opening tag within the limit is still dropped, the tag still read.
+  assert.deepEqual(run(['  \n ', '<thi', 'nk>weigh</think>Answer.']), { reasoning: 'weigh', content: 'Answer.' });
+});

@@ -282,14 +282,16 @@ const cases: Case[] = [
     session: 'failed',
   },
   {
-    name: 'a huge chunk: 10 MB in one line arrives whole',
+    // More than a model writes (2 MB for a 128k window): the chunk that passes it is kept whole, then the answer ends there.
+    name: 'a huge chunk: 10 MB in one line arrives whole, and ends the answer (it passed 2 MB), exit 4',
     script: [{ reasoning: [], content: ['<', TEN_MB, '>'] }],
-    code: 0,
+    code: 4,
     stdout: (out) => {
-      assert.equal(out.length, TEN_MB.length + 2);
-      assert.ok(out.subarray(0, 1).toString() === '<' && out.subarray(-1).toString() === '>');
+      assert.equal(out.length, TEN_MB.length + 1);
+      assert.ok(out.subarray(0, 1).toString() === '<' && out.subarray(-1).toString() === TEN_MB.slice(-1));
     },
-    session: 'complete',
+    message: /^medchat: the answer passed 2\.0 MB, more than a model with a 128k-token context window can write; stopped reading, the answer is incomplete$/,
+    session: 'incomplete',
   },
   // ---- answers the service ends early (exit 8), or ends but leaves open ----
   {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PNG_BYTES } from '../fixtures/images.js';
-import { tempHome } from '../support/cli.js';
+import { filesUnder, tempHome } from '../support/cli.js';
 import {
   sendEndless,
   startHostileServer,
@@ -20,8 +20,8 @@ import {
 import { EXIT_CODES, keyLeaks, stderrProblems } from '../support/invariants.js';
 import { canWatchMemory, mb, runWatched, type WatchedRun } from '../support/rss.js';
 
-/** The README's exit codes, the image-job ones (5, 6, 7) included. */
-const TABLE = [...EXIT_CODES, 5, 6, 7];
+/** The README's exit codes, the image-job ones (5, 6, 7) and batch's (10) included. */
+const TABLE = [...EXIT_CODES, 5, 6, 7, 10];
 const LIMIT_KB = 200 * 1024;
 /** A leaking run is stopped here, well before it hurts the machine. */
 const KILL_KB = 400 * 1024;
@@ -122,6 +122,186 @@ describe('peak memory stays under 200 MB on endless or huge input', { skip: !can
     const r = await watch(['task', '42'], '/endless-task');
     memory(r);
     assertEndedWell(r, [1]);
+  });
+});
+
+/**
+ * An answer that never ends, sent as ordinary events: many small, well-formed `data:` chunks
+ * (`UNIT` each, as content or reasoning), never a finish reason. medchat stops reading once the
+ * answer passes what a model with the context window could write (16 bytes a token: 2 MB for the
+ * default 128k), keeps and prints all that arrived, says so in one line and exits 4, and holds
+ * its memory under 200 MB on the way, in every mode. Each run's peak is printed.
+ */
+describe('peak memory stays under 200 MB on an answer that never ends, in ordinary chunks', { skip: !canWatchMemory && 'needs /proc (Linux)', concurrency: 2 }, () => {
+  /** One event's text: a few words, as a service sends a few tokens at a time. */
+  const UNIT = 'The patient is stable; continue to observe. ';
+  /** Where medchat stops: answerLimitFor(131072), in characters. */
+  const CAP = 2 * 1024 * 1024;
+  const HEADROOM_KB = 150 * 1024;
+  const CUT_LINE = /^medchat: the answer passed 2\.0 MB, more than a model with a 128k-token context window can write; stopped reading, the answer is incomplete$/m;
+  let server: HostileServer;
+
+  const event = (delta: Record<string, string>) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta }] })}\n\n`;
+  before(async () => {
+    server = await startHostileServer();
+    const sse = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n';
+    server.route('/endless-chunks/', (_req, s) => sendEndless(s, sse + event({ role: 'assistant', content: '' }), event({ content: UNIT }).repeat(64)));
+    // One character an event: the most events for the bytes (the 64 MB a stream may bring ends it first).
+    server.route('/endless-letters/', (_req, s) => sendEndless(s, sse, event({ content: 'a' }).repeat(512)));
+    server.route('/endless-reasoning/', (_req, s) => sendEndless(s, sse, event({ reasoning_content: UNIT }).repeat(64)));
+    server.route('/small-answer/', (_req, s) => {
+      const chunk = JSON.stringify({ id: 'x', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] });
+      s.end(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\ndata: ${chunk}\n\ndata: [DONE]\n\n`);
+    });
+  });
+  after(() => server?.close());
+
+  /** Checks, as it streams, that stdout is UNIT over and over (what the service sent, in order, nothing else). */
+  function unitChecker(unit: string) {
+    const want = Buffer.from(unit);
+    const state = { bytes: 0, bad: -1 };
+    return {
+      state,
+      onStdout(c: Buffer) {
+        for (let i = 0; i < c.length && state.bad < 0; i++) if (c[i] !== want[(state.bytes + i) % want.length]) state.bad = state.bytes + i;
+        state.bytes += c.length;
+      },
+    };
+  }
+
+  const watchEndless = (args: string[], route: string, h = home(), extra: { onStdout?: (c: Buffer) => void } = {}) =>
+    runWatched(args, { baseUrl: server.url + route, home: h, env: { NO_COLOR: '1' }, timeoutMs: 60_000, killAboveKb: KILL_KB, ...extra });
+
+  /** Under 200 MB, ended by itself with exit `code` and the one line that says where it stopped; the peak printed. */
+  function cutOff(t: { diagnostic: (m: string) => void }, r: WatchedRun, name: string, code = 4): void {
+    t.diagnostic(`${name}: peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), exit ${r.code} after ${r.elapsedMs} ms, ${r.stdoutBytes} bytes on stdout`);
+    const said = `exit ${r.code} after ${r.elapsedMs} ms, peak ${mb(r.peakRssKb)}; stderr ${JSON.stringify(r.stderr.slice(-400))}`;
+    assert.ok(r.peakRssKb < LIMIT_KB && r.hwmKb < LIMIT_KB, `peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), limit ${mb(LIMIT_KB)}: ${said}`);
+    // What the privacy guard did is said first, on a line of its own.
+    assertEndedWell({ ...r, stderr: r.stderr.replace(/^medchat: privacy: .*\n/m, '') }, [code]);
+    assert.match(r.stderr, CUT_LINE, said);
+  }
+
+  /** stdout is what arrived: UNIT over and over, at least up to the cut. */
+  function keptOnStdout(check: ReturnType<typeof unitChecker>, unit = UNIT): void {
+    assert.equal(check.state.bad, -1, `stdout differs from what the service sent at byte ${check.state.bad}`);
+    assert.ok(check.state.bytes > CAP - unit.length, `stdout holds ${check.state.bytes} bytes: the answer was cut before ${CAP}`);
+  }
+
+  /** The conversation saved in `h`: its one file, parsed. */
+  function savedSession(h: string): { turns: Array<{ answer: string; reasoning: string; status: string; error?: string }> } {
+    const dir = path.join(h, 'data', 'sessions');
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+    assert.equal(files.length, 1, `one session file expected in ${dir}: ${files.join(', ')}`);
+    return JSON.parse(fs.readFileSync(path.join(dir, files[0]!), 'utf8'));
+  }
+
+  /** The last turn was saved as a cut-off answer holding exactly what stdout got. */
+  function savedCutOff(h: string, stdoutBytes: number): void {
+    const turn = savedSession(h).turns.at(-1)!;
+    assert.equal(turn.status, 'incomplete');
+    assert.match(turn.error ?? '', /passed 2\.0 MB/);
+    assert.equal(turn.answer.length, stdoutBytes, 'the saved answer is not what stdout got');
+    assert.ok(turn.answer.startsWith(UNIT + UNIT) && turn.answer.replaceAll(UNIT, '').length < UNIT.length, 'the saved answer is not what the service sent');
+  }
+
+  test('one-shot, history on: stdout and the saved conversation keep all that arrived', async (t) => {
+    const h = home();
+    const check = unitChecker(UNIT);
+    const r = await watchEndless(['-p', 'q'], '/endless-chunks', h, check);
+    cutOff(t, r, 'one-shot');
+    keptOnStdout(check);
+    savedCutOff(h, check.state.bytes);
+  });
+
+  test('one-shot --incognito, one character an event', async (t) => {
+    const h = home();
+    const check = unitChecker('a');
+    const r = await watchEndless(['--incognito', '-p', 'q'], '/endless-letters', h, check);
+    // A million one-character events: the 64 MB a stream may bring runs out before the 2 MB an answer may hold.
+    // Memory per event is what counts here, held to 150 MB: headroom under the promise (it was 165-190 MB).
+    t.diagnostic(`--incognito, one character an event: peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), exit ${r.code} after ${r.elapsedMs} ms, ${r.stdoutBytes} bytes on stdout`);
+    assert.ok(r.peakRssKb < HEADROOM_KB && r.hwmKb < HEADROOM_KB, `peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), limit ${mb(HEADROOM_KB)}`);
+    assertEndedWell(r, [1, 4]);
+    assert.equal(check.state.bad, -1, `stdout differs from what the service sent at byte ${check.state.bad}`);
+    assert.ok(check.state.bytes > 500_000, `only ${check.state.bytes} bytes on stdout`);
+    assert.deepEqual(filesUnder(path.join(h, 'data')), [], '--incognito wrote a file');
+  });
+
+  test('one-shot, reasoning that never ends: it counts toward the cap, and is kept in the session', async (t) => {
+    const h = home();
+    const r = await watchEndless(['--reasoning', 'hide', '-p', 'q'], '/endless-reasoning', h);
+    cutOff(t, r, 'endless reasoning');
+    assert.equal(r.stdoutBytes, 0);
+    const turn = savedSession(h).turns.at(-1)!;
+    assert.equal(turn.status, 'incomplete');
+    assert.ok(turn.reasoning.length > CAP - UNIT.length && turn.reasoning.replaceAll(UNIT, '') === '', `reasoning saved: ${turn.reasoning.length} characters`);
+  });
+
+  for (const [name, args] of [
+    ['-r ddx', ['-r', 'ddx', '-p', 'chest pain, 54-year-old']],
+    ['--privacy redact', ['--privacy', 'redact', '-p', 'Patient: John Smith, MRN 12345678. Summarise.']],
+  ] as const) {
+    test(`one-shot ${name}`, async (t) => {
+      const h = home();
+      const check = unitChecker(UNIT);
+      const r = await watchEndless([...args], '/endless-chunks', h, check);
+      cutOff(t, r, name);
+      keptOnStdout(check);
+      savedCutOff(h, check.state.bytes);
+    });
+  }
+
+  test('one-shot --json: one object holding all that arrived, with the error', async (t) => {
+    const chunks: Buffer[] = [];
+    const r = await watchEndless(['--json', '-p', 'q'], '/endless-chunks', home(), { onStdout: (c) => chunks.push(c) });
+    cutOff(t, r, '--json');
+    const out = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    assert.equal(out.complete, false);
+    assert.equal(out.error.exit_code, 4);
+    assert.ok(out.content.length > CAP - UNIT.length && out.content.replaceAll(UNIT, '') === '', `content: ${out.content.length} characters`);
+  });
+
+  test('one-shot --schema: the raw answer is kept in the conversation', async (t) => {
+    const h = home();
+    const r = await watchEndless(['--schema', 'diagnosis, confidence number', '-p', 'q'], '/endless-chunks', h);
+    cutOff(t, r, '--schema');
+    const turn = savedSession(h).turns.at(-1)!;
+    assert.equal(turn.status, 'incomplete');
+    assert.ok(turn.answer.length > CAP - UNIT.length, `answer saved: ${turn.answer.length} characters`);
+  });
+
+  test('-c: continuing a saved conversation', async (t) => {
+    const h = home();
+    const first = await runWatched(['-p', 'first question'], { baseUrl: server.url + '/small-answer', home: h, env: { NO_COLOR: '1' }, timeoutMs: 20_000 });
+    assert.equal(first.code, 0, first.stderr);
+    const check = unitChecker(UNIT);
+    const r = await watchEndless(['-c', '-p', 'q'], '/endless-chunks', h, check);
+    cutOff(t, r, '-c');
+    keptOnStdout(check);
+    assert.equal(savedSession(h).turns.length, 2);
+    savedCutOff(h, check.state.bytes);
+  });
+
+  test('batch -j 4: every line that never ends is cut, kept in its answer line', async (t) => {
+    const h = home();
+    const input = path.join(h, 'questions.jsonl');
+    const answers = path.join(h, 'answers.jsonl');
+    fs.writeFileSync(input, Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: i + 1, prompt: `question ${i + 1}` })).join('\n') + '\n');
+    const r = await watchEndless(['batch', '-j', '4', input, '-o', answers], '/endless-chunks', h);
+    t.diagnostic(`batch -j 4: peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), exit ${r.code} after ${r.elapsedMs} ms`);
+    assert.ok(r.peakRssKb < LIMIT_KB && r.hwmKb < LIMIT_KB, `peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}); stderr ${JSON.stringify(r.stderr.slice(-400))}`);
+    // batch ends with its own summary lines (`medchat batch: …`), not one `medchat:` line.
+    assert.ok(!r.killed && r.code === 10, `expected exit 10 (some questions failed): exit ${r.code} after ${r.elapsedMs} ms; stderr ${JSON.stringify(r.stderr.slice(-400))}`);
+    assert.match(r.stderr, /medchat batch: 6 failed; their lines carry "error"/);
+    assert.deepEqual(keyLeaks(r.stdout + r.stderr), []);
+    const lines = fs.readFileSync(answers, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => l.id).sort(), [1, 2, 3, 4, 5, 6]);
+    for (const l of lines) {
+      assert.equal(l.error?.exit_code, 4, JSON.stringify(l.error));
+      assert.match(l.error.message, /passed 2\.0 MB/);
+      assert.ok(l.content.length > CAP - UNIT.length && l.content.replaceAll(UNIT, '') === '', `line ${l.id}: ${l.content.length} characters`);
+    }
   });
 });
 

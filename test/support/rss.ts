@@ -12,6 +12,8 @@ export interface WatchedRun {
   signal: NodeJS.Signals | null;
   /** The first MB of stdout. */
   stdout: string;
+  /** All of stdout's bytes, counted. */
+  stdoutBytes: number;
   stderr: string;
   elapsedMs: number;
   /** Highest VmRSS sampled, and the last VmHWM read (kB). */
@@ -25,6 +27,8 @@ export interface WatchOptions extends CliOptions {
   killAboveKb?: number;
   /** Writes stdin itself (an endless pipe) instead of `stdin`; it must stop when the stream errors or closes. */
   feedStdin?: (stdin: NodeJS.WritableStream) => void;
+  /** Sees every piece of stdout as it arrives (to check more of it than the first MB kept). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 function readStatus(pid: number): { rss: number; hwm: number } | undefined {
@@ -50,6 +54,7 @@ export function runWatched(args: string[], opts: WatchOptions): Promise<WatchedR
     child.stdout.on('data', (c: Buffer) => {
       if (outBytes < 1 << 20) out.push(c);
       outBytes += c.length;
+      opts.onStdout?.(c);
     });
     child.stderr.on('data', (c: Buffer) => {
       if (errBytes < 1 << 20) err.push(c);
@@ -90,6 +95,7 @@ export function runWatched(args: string[], opts: WatchOptions): Promise<WatchedR
         code,
         signal,
         stdout: Buffer.concat(out).toString('utf8'),
+        stdoutBytes: outBytes,
         stderr: Buffer.concat(err).toString('utf8'),
         elapsedMs: Math.round(performance.now() - started),
         peakRssKb,

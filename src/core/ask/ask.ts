@@ -143,7 +143,6 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     // One request (the question's, or the schema repair's) and its answer.
     const earlier = out.usage;
     Object.assign(out, { turn, content: '', reasoning: '', finishReason: undefined, answered: false, error: undefined, attempts: out.attempts + 1 });
-    let raw = '';
     const restoring = privacy?.restoring;
     const shown = restoring ? privacy.answer(opts.show?.mark, opts.show?.prepare) : undefined;
     const thought = restoring ? privacy.answer() : undefined;
@@ -152,21 +151,18 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
         switch (e.type) {
           case 'content': {
             // The hot path: a promise only when the front end returns one (no tick per piece otherwise).
-            raw += e.text;
+            // The text is kept once, on the turn (or by the restorer): out.content is set at the end.
             if (!shown) {
-              out.content += e.text;
               const waiting = onEvent(e);
               if (waiting) await waiting;
               break;
             }
             const r = shown.push(e.text);
-            out.content += r.plain;
             if (r.plain || r.shown) await emit({ type: 'content', text: r.plain, shown: r.shown });
             break;
           }
           case 'reasoning': {
             const text = thought ? thought.push(e.text).plain : e.text;
-            out.reasoning += text;
             if (!text) break;
             const waiting = onEvent(thought ? { type: 'reasoning', text } : e);
             if (waiting) await waiting;
@@ -198,22 +194,22 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     if (shown && thought) {
       // What the restorers held back (a placeholder cut at the end), then the answer as shown kept on the turn.
       const reasoning = thought.end().plain;
-      if (reasoning) {
-        out.reasoning += reasoning;
-        await emit({ type: 'reasoning', text: reasoning });
-      }
+      if (reasoning) await emit({ type: 'reasoning', text: reasoning });
       const rest = shown.end();
-      if (rest.plain || rest.shown) {
-        out.content += rest.plain;
-        await emit({ type: 'content', text: rest.plain, shown: rest.shown });
-      }
+      if (rest.plain || rest.shown) await emit({ type: 'content', text: rest.plain, shown: rest.shown });
       privacy!.finish(turn, shown);
       out.putBack.push(...shown.putBack);
       session.saveNow();
+      out.content = shown.plain;
+      out.reasoning = thought.plain;
+    } else {
+      // What the service sent (keys masked), as the turn holds it.
+      out.content = turn.answer;
+      out.reasoning = turn.reasoning;
     }
     if (!plan || out.error) break;
-    // With a schema: checked, and repaired once when it does not match (repair.ts).
-    const step = schemaStep(plan, raw, out.attempts);
+    // With a schema: checked, and repaired once when it does not match (repair.ts); on what the service sent.
+    const step = schemaStep(plan, turn.answer, out.attempts);
     out.finished = privacy?.restoring ? restoreFinished(step.finished, privacy) : step.finished;
     if (step.done) break;
     await emit({ type: 'repair', errors: step.errors });

@@ -1,6 +1,6 @@
 import OpenAI, { APIError } from 'openai';
-import { chunksFromBody, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
-import { partialAnswer, readBodyText, resultFromChunks } from './whole-answer.js';
+import { chunksFromBody, firstChoice, looksLikeEvents, textOf } from './answer-shapes.js';
+import { AnswerFold, partialAnswer, readBodyText, resultFromChunks } from './whole-answer.js';
 import { buildChatBody, type WireMessage } from './chat-request.js';
 import type { ChatEvent, ChatResult } from './chat-events.js';
 import { MedchatError } from '../errors.js';
@@ -11,6 +11,9 @@ import { describeServiceError } from './service-errors.js';
 import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
 import type { Settings } from '../config/settings.js';
 import { ThinkTagSplitter } from './think-tags.js';
+import { stdinLimitFor } from '../io/stdin.js';
+import { formatBytes } from '../io/bounded-read.js';
+import { formatWindow } from '../text/format.js';
 import { STREAM_LIMITS, WHOLE_ANSWER_LIMITS, WireMonitor, type WireLimits } from './wire-monitor.js';
 
 export type { CallOptions } from './chat-retries.js';
@@ -18,7 +21,35 @@ export type { CallOptions } from './chat-retries.js';
 export type ClientSettings = Pick<
   Settings,
   'baseUrl' | 'apiKey' | 'model' | 'maxTokens' | 'thinking' | 'temperature' | 'topP' | 'idleTimeoutMs'
->;
+> &
+  /** What the longest answer can be (answerLimitFor); the default window when not given. */
+  Partial<Pick<Settings, 'contextWindow'>>;
+
+/** The context window assumed when the caller gives none (config `context-window`'s default). */
+const DEFAULT_WINDOW = 131_072;
+
+/**
+ * The longest answer medchat reads, content and reasoning together, in characters (each at
+ * least one byte): 16 for each token of the context window, as for stdin (2 MB for 128k), which
+ * no model can write in one answer (text runs at 3-5 bytes a token, and the window holds the
+ * question too). A service that goes on past it is stopped there: what arrived is kept, and the
+ * answer is cut off (exit 4). Never more than 4 MB, whatever the window (a million tokens' worth:
+ * more than any model writes in one answer), so memory stays bounded: with history on, medchat
+ * peaks at about 100 MB at 4 MB, 140 MB at 8 MB, 205 MB at 16 MB (test/e2e/resources.test.ts).
+ */
+export function answerLimitFor(contextWindow: number | undefined): number {
+  return Math.min(stdinLimitFor(contextWindow ?? DEFAULT_WINDOW), ANSWER_CEILING);
+}
+const ANSWER_CEILING = 4 * 1024 * 1024;
+
+/** Stopped at answerLimitFor: the answer is incomplete (exit 4), what arrived is kept. */
+export function answerTooLong(limit: number, contextWindow: number | undefined): MedchatError {
+  return new MedchatError(
+    `the answer passed ${formatBytes(limit)}, more than a model with a ${formatWindow(contextWindow ?? DEFAULT_WINDOW)}-token context window can write; stopped reading, the answer is incomplete`,
+    ExitCode.incomplete,
+    'incomplete',
+  );
+}
 
 interface Exchange {
   client: OpenAI;
@@ -130,6 +161,7 @@ export async function* streamChat(
   const body = buildChatBody(settings, messages, true);
   let ex: Exchange | undefined;
   let midAnswer = false;
+  let tooLong = false;
   const splitter = new ThinkTagSplitter(settings.thinking);
   try {
     const response = yield* withRetries(settings, opts, async () => {
@@ -143,6 +175,9 @@ export async function* streamChat(
     let id: string | undefined;
     let model: string | undefined;
     let chunks = 0;
+    // The answer's length so far (content and reasoning, as they arrive: one addition per piece), and its bound.
+    const limit = answerLimitFor(settings.contextWindow);
+    let received = 0;
     // All `endedEarly` asks of the answer and the reasoning is whether they are blank: the first piece of each that
     // is not blank is kept (trimmed), not the whole text.
     let someContent = '';
@@ -178,12 +213,14 @@ export async function* streamChat(
             if (reasoning) {
               sawReasoningField = true;
               midAnswer = true;
+              received += reasoning.length;
               someReasoning ||= reasoning.trim();
               yield { type: 'reasoning', text: reasoning };
             }
             const text = textOf(delta.content);
             if (text) {
               midAnswer = true;
+              received += text.length;
               if (sawReasoningField) {
                 someContent ||= text.trim();
                 yield { type: 'content', text };
@@ -195,6 +232,10 @@ export async function* streamChat(
               }
             }
             if (choice.finish_reason) finishReason = choice.finish_reason;
+            if (received > limit) {
+              tooLong = true;
+              break read; // everything that arrived has been handed over; the rest is not read
+            }
           }
           if (raw.usage) yield { type: 'usage', usage: raw.usage };
           if (raw.usage && finishReason) break read; // the answer is over, whether or not [DONE] follows
@@ -207,6 +248,7 @@ export async function* streamChat(
       keep(piece);
       yield { type: piece.kind, text: piece.text };
     }
+    if (tooLong) throw answerTooLong(limit, settings.contextWindow);
     if (finishReason) yield { type: 'finish', reason: finishReason };
     if (opts.signal?.aborted) throw interrupted();
     const verdict = finishReason && exchange.monitor.idleExpired ? undefined : monitorVerdict(exchange, settings, midAnswer);
@@ -305,11 +347,12 @@ export async function completeChat(
  * and an answer cut off keeps what arrived (on the error, as `partialResult`).
  */
 async function resultFromEventStream(response: Response, ex: Exchange, settings: ClientSettings): Promise<ChatResult> {
-  const chunks: RawChunk[] = [];
-  let finished = false;
+  const fold = new AnswerFold();
+  const limit = answerLimitFor(settings.contextWindow);
   let ended = false;
+  let tooLong = false;
   const keepPartial = (err: unknown) => {
-    const partial = resultFromChunks(chunks, settings.thinking);
+    const partial = fold.result(settings.thinking);
     if (partial && (partial.content || partial.reasoning) && err && typeof err === 'object') Object.assign(err, { partialResult: partial });
     return err;
   };
@@ -320,9 +363,12 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
         if (raw && typeof raw === 'object' && !Array.isArray(raw.choices) && (raw.error !== undefined || raw.message !== undefined)) {
           throw new APIError(undefined, (raw.error ?? raw) as object, undefined, undefined);
         }
-        chunks.push(raw);
-        if (raw && typeof raw === 'object' && firstChoice(raw)?.finish_reason) finished = true;
-        if (raw?.usage && finished) {
+        fold.add(raw);
+        if (fold.chars > limit) {
+          tooLong = true;
+          break read;
+        }
+        if (raw?.usage && fold.finished) {
           ended = true;
           break read;
         }
@@ -333,9 +379,10 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
   } finally {
     events.cancel();
   }
-  const result = resultFromChunks(chunks, settings.thinking);
+  if (tooLong) throw keepPartial(answerTooLong(limit, settings.contextWindow));
+  const result = fold.result(settings.thinking);
   if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
-  if (!ended && !finished && !ex.monitor.sawDone) {
+  if (!ended && !fold.finished && !ex.monitor.sawDone) {
     const cut = result.content || result.reasoning;
     throw keepPartial(
       cut

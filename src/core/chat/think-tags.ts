@@ -4,7 +4,8 @@
  * missing (the answer then starts with reasoning and the first `</think>` ends it).
  *
  * While undecided at the start, up to `holdLimit` characters are held back: if `</think>` shows
- * up within them, they were reasoning; otherwise they are released as content.
+ * up within them, they were reasoning; otherwise they are released as content. White space before
+ * an opening tag is held back too, up to `holdLimit` characters.
  */
 interface SplitPiece {
   kind: 'reasoning' | 'content';
@@ -13,10 +14,13 @@ interface SplitPiece {
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
+const SPACE = /\s/;
 
 export class ThinkTagSplitter {
   private state: 'start' | 'undecided' | 'reasoning' | 'content' = 'start';
   private buf = '';
+  /** How much of `buf` at the start is white space (in the state 'start'). */
+  private lead = 0;
 
   constructor(
     /** Hold back the start of the answer to catch a missing opening tag (only when thinking was asked for). */
@@ -49,11 +53,15 @@ export class ThinkTagSplitter {
   private step(out: SplitPiece[], final: boolean): void {
     switch (this.state) {
       case 'start': {
-        const trimmed = this.buf.replace(/^\s+/, '');
+        // The white space at the start, looked at once (an answer of nothing but spaces is not searched again per piece).
+        let lead = this.lead;
+        while (lead < this.buf.length && SPACE.test(this.buf[lead]!)) lead++;
+        this.lead = lead;
+        const trimmed = this.buf.slice(lead);
         if (trimmed.startsWith(OPEN)) {
           this.buf = trimmed.slice(OPEN.length);
           this.state = 'reasoning';
-        } else if (!final && trimmed.length < OPEN.length && OPEN.startsWith(trimmed)) {
+        } else if (!final && trimmed.length < OPEN.length && OPEN.startsWith(trimmed) && lead <= this.holdLimit) {
           return; // could still become "<think>"
         } else {
           this.state = this.detectMissingOpen ? 'undecided' : 'content';

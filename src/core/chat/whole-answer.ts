@@ -5,6 +5,7 @@
 import type { ChatResult, Usage } from './chat-events.js';
 import { chunksFromEvents, firstChoice, looksLikeEvents, textOf, type RawChunk } from './answer-shapes.js';
 import { ThinkTagSplitter } from './think-tags.js';
+import { GrowingText } from '../text/rope.js';
 
 /** The body as text; when reading fails part-way, the error carries what arrived (`partialText`). */
 export async function readBodyText(response: Response): Promise<string> {
@@ -38,35 +39,66 @@ export function partialAnswer(err: unknown, thinking: boolean): ChatResult | und
 
 /** One answer from the chunks of a whole body (a completion, or events), or undefined when none holds a choice. */
 export function resultFromChunks(chunks: Iterable<RawChunk>, thinking: boolean): ChatResult | undefined {
-  let content = '';
-  let reasoning = '';
-  let sawReasoningField = false;
-  let finishReason: string | undefined;
-  let usage: Usage | undefined;
-  let id: string | undefined;
-  let model: string | undefined;
-  let choices = 0;
-  for (const raw of chunks) {
-    if (!raw || typeof raw !== 'object') continue;
-    id ??= raw.id;
-    model ??= raw.model;
-    if (raw.usage) usage = raw.usage;
+  const fold = new AnswerFold();
+  for (const raw of chunks) fold.add(raw);
+  return fold.result(thinking);
+}
+
+/**
+ * An answer put together chunk by chunk as they arrive, so a body of events is not held as its
+ * chunks (a few hundred bytes each) until it ends: only the texts grow (rope.ts).
+ */
+export class AnswerFold {
+  private content = '';
+  private reasoning = '';
+  private readonly texts = { content: new GrowingText(), reasoning: new GrowingText() };
+  private sawReasoningField = false;
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+  private id: string | undefined;
+  private model: string | undefined;
+  private choices = 0;
+  /** Characters of content and reasoning so far. */
+  chars = 0;
+
+  add(raw: RawChunk): void {
+    if (!raw || typeof raw !== 'object') return;
+    this.id ??= raw.id;
+    this.model ??= raw.model;
+    if (raw.usage) this.usage = raw.usage;
     const choice = firstChoice(raw);
-    if (!choice) continue;
-    choices++;
+    if (!choice) return;
+    this.choices++;
     const delta = choice.delta ?? choice.message ?? {};
     const r = textOf(delta.reasoning_content ?? delta.reasoning);
-    if (r) sawReasoningField = true;
-    reasoning += r;
-    content += textOf(delta.content);
-    if (choice.finish_reason) finishReason = choice.finish_reason;
+    if (r) {
+      this.sawReasoningField = true;
+      this.reasoning = this.texts.reasoning.add(r);
+      this.chars += r.length;
+    }
+    const c = textOf(delta.content);
+    if (c) {
+      this.content = this.texts.content.add(c);
+      this.chars += c.length;
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
-  if (!choices) return undefined;
-  if (!sawReasoningField) {
-    const splitter = new ThinkTagSplitter(thinking);
-    const pieces = [...splitter.push(content), ...splitter.end()];
-    reasoning = pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join('');
-    content = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
+
+  /** A choice has a finish reason. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
   }
-  return { id, model, content, reasoning, usage, finishReason };
+
+  /** The answer so far, or undefined when no chunk held a choice. */
+  result(thinking: boolean): ChatResult | undefined {
+    if (!this.choices) return undefined;
+    let { content, reasoning } = this;
+    if (!this.sawReasoningField) {
+      const splitter = new ThinkTagSplitter(thinking);
+      const pieces = [...splitter.push(content), ...splitter.end()];
+      reasoning = pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join('');
+      content = pieces.filter((p) => p.kind === 'content').map((p) => p.text).join('');
+    }
+    return { id: this.id, model: this.model, content, reasoning, usage: this.usage, finishReason: this.finishReason };
+  }
 }

@@ -12,10 +12,16 @@ import { Conversation, endedStatus, type Turn } from '../context/conversation.js
 import { MedchatError, toMedchatError, usageError } from '../errors.js';
 import { EventRedactor } from '../chat/redact-events.js';
 import type { Settings } from '../config/settings.js';
+import { GrowingText } from '../text/rope.js';
 import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../context/tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
 
 export type SessionEvent = ChatEvent | { type: 'compacted'; compaction: Compaction; text: string };
+
+interface TurnTexts {
+  answer: GrowingText;
+  reasoning: GrowingText;
+}
 
 export interface SendOptions {
   signal?: AbortSignal;
@@ -201,25 +207,26 @@ export class ChatSession {
         }
         // Keys echoed in the answer are masked here, once: what is shown is what is saved.
         const redactor = new EventRedactor();
+        const texts = { answer: new GrowingText(turn.answer), reasoning: new GrowingText(turn.reasoning) };
         try {
           const events = stream ? streamChat(this.settings, prepared.messages, { signal: opts.signal }) : this.complete(prepared.messages, { ...opts.call, signal: opts.signal });
           try {
             for await (const received of events) {
               for (const e of redactor.take(received)) {
-                this.apply(turn, e, prepared.messages);
+                this.apply(turn, e, prepared.messages, texts);
                 yield e;
               }
             }
           } catch (err) {
             // What was held back (it might have begun a key) still arrived: given out, masked, before the error.
             for (const e of redactor.flush()) {
-              this.apply(turn, e, prepared.messages);
+              this.apply(turn, e, prepared.messages, texts);
               yield e;
             }
             throw err;
           }
           for (const e of redactor.flush()) {
-            this.apply(turn, e, prepared.messages);
+            this.apply(turn, e, prepared.messages, texts);
             yield e;
           }
           break;
@@ -244,11 +251,12 @@ export class ChatSession {
     }
   }
 
-  private apply(turn: Turn, e: ChatEvent, sent: readonly WireMessage[]): void {
+  /** `texts`: the turn's answer and reasoning as they grow, a piece an event (rope.ts). */
+  private apply(turn: Turn, e: ChatEvent, sent: readonly WireMessage[], texts: TurnTexts): void {
     switch (e.type) {
       case 'reasoning':
         turn.status = 'streaming';
-        turn.reasoning += e.text;
+        turn.reasoning = texts.reasoning.add(e.text);
         this.saveSoon();
         break;
       case 'content':
@@ -257,7 +265,7 @@ export class ChatSession {
           if (turn.reasoning) turn.reasoningMs = turn.firstTokenMs;
         }
         turn.status = 'streaming';
-        turn.answer += e.text;
+        turn.answer = texts.answer.add(e.text);
         this.saveSoon();
         break;
       case 'usage':
