@@ -230,6 +230,22 @@ describe(`batch (seed ${SEED})`, { concurrency: 2 }, () => {
     });
   }
 
+  test('a service that stalls the answers in flight with the default idle timeout (120 s), one SIGTERM: 143 within the 5 s given to answers in flight (docker stop kills after 10 s), whole lines, the rerun asks the rest', async () => {
+    count('batch: stalled in flight, default idle timeout');
+    const d = await double();
+    const q = questions(8);
+    d.chat.holdAfter(2);
+    const run = startBinary(['batch', q.input, '-o', q.out, '-j', '2'], { baseUrl: d.url, home: q.home });
+    await waitFor(() => d.chat.arrivals.length > 2 && d.chat.inFlight >= 1, WAIT_MS, 'a request held in flight');
+    const sentAt = Date.now();
+    const r = await stop(run, 'SIGTERM', 'batch stalled in flight, default idle timeout');
+    const took = r.endedAt - sentAt;
+    assert.ok(took < 5000 + 3000, `ended ${took} ms after SIGTERM; a stop must not wait on the 120 s idle timeout`);
+    assert.match(r.stderr, /finishing the \d+ answers? in flight, for 5 s at most/);
+    d.chat.release();
+    await rerunAsksOnlyWhatIsMissing(d, q, 'stalled in flight, default idle timeout');
+  });
+
   for (let i = 0, n = p.int(1, 2); i < n; i++) {
     const c = p.fork(400 + i);
     const signal: Sig = c.chance(0.6) ? 'SIGTERM' : 'SIGHUP';

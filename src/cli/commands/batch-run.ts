@@ -23,7 +23,7 @@ import { idKey, type BatchItem } from '../../core/batch/items.js';
 import { formatDuration, formatTokens } from '../../core/text/format.js';
 import { BatchProgress } from '../../core/batch/progress.js';
 import type { AnswerRecord, PrivacyTally } from '../../core/batch/answer-item.js';
-import { BatchScheduler } from '../../core/batch/scheduler.js';
+import { BatchScheduler, STOP_GRACE_MS } from '../../core/batch/scheduler.js';
 
 export interface BatchFlags {
   output?: string;
@@ -193,7 +193,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     onStop = () => {
       run.stop();
       const n = run.inFlight;
-      progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight (Ctrl+C again to leave now)` : 'nothing in flight'}`);
+      progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight, for ${STOP_GRACE_MS / 1000} s at most (Ctrl+C again to leave now)` : 'nothing in flight'}`);
     };
     const questions = input;
     const items = async function* () {

@@ -57,6 +57,8 @@ const outageRun = (jobs: number) => Math.max(10, 2 * jobs);
 /** --ordered holds at most this many finished lines waiting for an earlier one. */
 const orderedWindow = (jobs: number) => Math.max(64, 8 * jobs);
 const MAX_PENDING_WRITES = 256;
+/** How long answers on their way may take to finish after a stop (see `stop`). */
+export const STOP_GRACE_MS = 5_000;
 
 interface Flight {
   item: BatchItem;
@@ -117,10 +119,20 @@ export class BatchScheduler {
     }
   }
 
-  /** Ctrl+C: send nothing more; answers on their way finish and are written, retries are dropped. */
-  stop(): void {
+  /**
+   * Ctrl+C, SIGTERM, SIGHUP: send nothing more; retries are dropped, and answers on their way have
+   * `graceMs` to finish and be written. Past that (a stalled service) they are dropped too, so a
+   * stop never waits on the idle timeout; a rerun asks them again.
+   */
+  stop(graceMs = STOP_GRACE_MS): void {
     this.stopped = true;
     for (const f of this.flights) if (!f.holding) f.controller.abort();
+    if (this.flights.size) {
+      setTimeout(() => {
+        for (const f of this.flights) f.controller.abort();
+        this.notify();
+      }, graceMs).unref();
+    }
     this.notify();
   }
 
