@@ -326,7 +326,7 @@ test('Ctrl+C: the answers in flight are finished and written, nothing new is sen
   double.chat.release();
   const r = await first.done;
   assert.equal(r.code, 130, r.stderr);
-  assert.match(r.stderr, /medchat batch: stopping; finishing the \d answers? in flight \(Ctrl\+C again to leave now\)/);
+  assert.match(r.stderr, /medchat batch: stopping; finishing the \d answers? in flight, for 5 s at most \(Ctrl\+C again to leave now\)/);
   assert.match(r.stderr, /interrupted with \d+ questions left; run the same command again to continue/);
   const lines = readAnswers(out);
   assert.equal(lines.length, double.chat.requests.length, 'every request sent has its answer in the file');
