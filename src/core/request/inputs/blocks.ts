@@ -11,10 +11,21 @@ import type { InputFile } from './files.js';
  *   ```
  */
 export function fileBlock(file: InputFile): string {
-  const longest = Math.max(0, ...[...file.text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = '`'.repeat(Math.max(3, longestRun(file.text, '`') + 1));
   const body = file.text.replace(/\s+$/, '');
   return `File: ${file.name}\n${fence}\n${body}\n${fence}`;
+}
+
+/** The longest run of `ch` in `text` (one pass; a file may hold 400,000 runs: no spread into Math.max). */
+function longestRun(text: string, ch: string): number {
+  let longest = 0;
+  for (let i = text.indexOf(ch); i >= 0; i = text.indexOf(ch, i)) {
+    let end = i + 1;
+    while (text[end] === ch) end++;
+    if (end - i > longest) longest = end - i;
+    i = end;
+  }
+  return longest;
 }
 
 /** The user message: the files (in the order given), then piped text, then the question. */
