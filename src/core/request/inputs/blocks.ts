@@ -12,7 +12,7 @@ import type { InputFile } from './files.js';
  */
 export function fileBlock(file: InputFile): string {
   const fence = '`'.repeat(Math.max(3, longestRun(file.text, '`') + 1));
-  const body = file.text.replace(/\s+$/, '');
+  const body = file.text.trimEnd(); // (not /\s+$/: tried from every space of a long run, that was quadratic)
   return `File: ${file.name}\n${fence}\n${body}\n${fence}`;
 }
 
@@ -32,7 +32,7 @@ function longestRun(text: string, ch: string): number {
 export function composeQuestion(parts: { files?: readonly InputFile[]; stdin?: string; prompt?: string }): string {
   const out: string[] = [];
   for (const f of parts.files ?? []) out.push(fileBlock(f));
-  const s = parts.stdin?.trim() ? parts.stdin.replace(/\s+$/, '') : '';
+  const s = parts.stdin?.trim() ? parts.stdin.trimEnd() : '';
   if (s) out.push(s);
   if (parts.prompt?.trim()) out.push(parts.prompt);
   return out.join('\n\n');

@@ -11,7 +11,7 @@ import { parseBlocks } from './blocks.js';
  * A code block is left as it is (an unclosed fence already renders as code), and so is a table.
  */
 export function closeCutMarkup(text: string): string {
-  const t = text.replace(/\s+$/, '');
+  const t = text.trimEnd(); // (not /\s+$/: tried from every space of a long run, that was quadratic)
   const last = parseBlocks(t)
     .filter((b) => b.kind !== 'blank')
     .at(-1);
@@ -19,7 +19,7 @@ export function closeCutMarkup(text: string): string {
   // What pairs up: a paragraph's (and a quote's) lines are joined; list items and headings render line by line.
   const scope = last.kind === 'para' || last.kind === 'quote' ? last.lines.join('\n') : last.lines.at(-1)!;
   // A marker with nothing after it ("see **"): what it would have marked never came.
-  return t.replace(/(^|\s)[*_~`]+$/, '$1').replace(/\s+$/, '') + closers(scope);
+  return t.replace(/(^|\s)[*_~`]+$/, '$1').trimEnd() + closers(scope);
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
