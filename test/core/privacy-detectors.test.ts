@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chineseIdOk, nhsChecksumOk, ssnOk, addNationalId } from '../../src/core/privacy/detectors/ids.js';
 import { scan } from '../../src/core/privacy/scanner.js';
+import { adversarialCase, boundMs, everyFamily } from '../support/adversarial-text.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
 
 /** What the guard finds in `text`, as "KIND:text" (in order). */
 const found = (text: string) => scan(text).map((f) => `${f.kind}:${f.text}`);
@@ -126,4 +128,30 @@ test('street addresses with town and postcode, address blocks, postcodes, ZIP co
 
 test('an e-mail address holding a name is one e-mail address, not a name inside it', () => {
   assert.deepEqual(found('Patient: Ahmed Siddiqui, ahmed.siddiqui90@example.com'), ['NAME:Ahmed Siddiqui', 'EMAIL:ahmed.siddiqui90@example.com']);
+});
+
+test('adversarial text: every family at 10 KB and generated cases at 10, 100 and 300 KB each scan within 2 s per 100 KB (the e-mail, date, label and Chinese address patterns were quadratic)', () => {
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  const cases = [
+    ...everyFamily(10_000),
+    ...Array.from({ length: 40 }, () => adversarialCase(r, 10_000)),
+    ...Array.from({ length: 12 }, () => adversarialCase(r, 100_000)),
+    ...Array.from({ length: 3 }, () => adversarialCase(r, 300_000)),
+  ];
+  let slowest = { name: '', ms: 0 };
+  for (const c of cases) {
+    const t0 = performance.now();
+    const findings = scan(c.text);
+    const ms = performance.now() - t0;
+    if (ms > slowest.ms) slowest = { name: c.name, ms };
+    assert.ok(ms < boundMs(c.text.length), `${c.name}: ${ms.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
+    assert.ok(findings.some((f) => f.kind === 'EMAIL' && f.text === 'a@b.co'), `${c.name}: the e-mail after the run is still found`);
+  }
+  console.log(`# privacy scan, adversarial text: ${cases.length} cases, seed ${seed}; slowest ${slowest.name} ${slowest.ms.toFixed(0)} ms`);
+});
+
+test('a "name" of 40,000 capitals is looked for again without a pattern too large to compile', () => {
+  const text = `Mr ${'A'.repeat(40_000)} came in. Smith: a@b.co`;
+  assert.doesNotThrow(() => scan(text));
 });
