@@ -84,6 +84,23 @@ test('--schema: an answer of 250 KB of "{" reaches exit 9 within the bound; one 
   assert.equal(out.content, deep, 'the raw answer is kept whole');
 });
 
+test('batch --schema: an answer nested 5,000 deep fails its line with the raw answer kept in it, not an unexpected error', async () => {
+  const h = tempHome();
+  const input = path.join(h, 'questions.txt');
+  fs.writeFileSync(input, 'the tree?\n');
+  const schemaFile = path.join(h, 'tree.schema.json');
+  fs.writeFileSync(schemaFile, JSON.stringify({ $defs: { n: { anyOf: [{ type: 'integer' }, { type: 'object', properties: { a: { $ref: '#/$defs/n' } } }] } }, $ref: '#/$defs/n' }));
+  const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+  double.chat.enqueue({ content: [deep] }, { content: [deep] });
+  const r = await runCli(['batch', input, '--lines', '--schema', schemaFile], { baseUrl: double.url, home: h, timeoutMs: ENDS_WITHIN_MS });
+  assertOneLine(r, 'batch deep');
+  assert.equal(r.code, 10, r.stderr);
+  const line = JSON.parse(r.stdout.trim()) as { content: string; valid: boolean; schema_errors: string[] };
+  assert.equal(line.content, deep, 'the line keeps the answer');
+  assert.equal(line.valid, false);
+  assert.match(line.schema_errors.join('\n'), /nested deeper than 256 levels/);
+});
+
 test('--schema: a pattern that backtracks for ever (^(a+)+$) is refused when the schema is loaded: exit 2, one line naming it, nothing sent', async () => {
   const h = tempHome();
   const schemaFile = path.join(h, 'p.schema.json');
