@@ -155,3 +155,9 @@ test('a "name" of 40,000 capitals is looked for again without a pattern too larg
   const text = `Mr ${'A'.repeat(40_000)} came in. Smith: a@b.co`;
   assert.doesNotThrow(() => scan(text));
 });
+
+test('150,000 identifiers in one text are all found (more than a call takes as arguments: no stack overflow)', () => {
+  const found = scan('VIN 1234 '.repeat(150_000));
+  assert.equal(found.length, 150_000);
+  assert.ok(found.every((f) => f.kind === 'DEVICE' && f.text === '1234'));
+});
