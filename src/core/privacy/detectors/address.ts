@@ -65,6 +65,7 @@ const STREET_AT = /路|街|大道|巷|弄|胡同|村|里/y;
  * or digits) by a street word: it is tried only where that holds, which leaves the same matches.
  */
 function zhAddresses(text: string): Array<{ start: number; end: number }> {
+  if (!/[\u4e00-\u9fff]/.test(text)) return [];
   const n = text.length;
   // streetFrom[i]: the first street word at or after i with only Chinese characters or digits before it.
   const streetFrom = new Int32Array(n + 1).fill(-1);
