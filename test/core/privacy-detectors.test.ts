@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chineseIdOk, nhsChecksumOk, ssnOk, addNationalId } from '../../src/core/privacy/detectors/ids.js';
 import { scan } from '../../src/core/privacy/scanner.js';
-import { adversarialCase, boundMs, everyFamily } from '../support/adversarial-text.js';
+import { ALTERNATIONS, EVERY_DETECTOR, LABELS, RUNS, adversarialCase, boundMs, everyFamily } from '../support/adversarial-text.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 
 /** What the guard finds in `text`, as "KIND:text" (in order). */
@@ -160,4 +160,27 @@ test('150,000 identifiers in one text are all found (more than a call takes as a
   const found = scan('VIN 1234 '.repeat(150_000));
   assert.equal(found.length, 150_000);
   assert.ok(found.every((f) => f.kind === 'DEVICE' && f.text === '1234'));
+});
+
+test('adversarial text: four times the text takes at most about four times as long (seeded families at 50 and 200 KB; quadratic was sixteen)', () => {
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  const timed = (text: string) => {
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      scan(text);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const picks = [', MD ', ...Array.from({ length: 9 }, () => (r.chance(0.5) ? r.pick([...RUNS, ...ALTERNATIONS]) : r.pick(LABELS) + '\u0000' + r.pick(RUNS)))];
+  for (const pick of picks) {
+    const [label, unit] = pick.includes('\u0000') ? pick.split('\u0000') as [string, string] : ['', pick];
+    const make = (size: number) => label + unit.repeat(Math.ceil(size / unit.length)).slice(0, size) + EVERY_DETECTOR;
+    const small = timed(make(50_000));
+    const large = timed(make(200_000));
+    assert.ok(large < small * 10 + 100, `${JSON.stringify(label)} then ${JSON.stringify(unit)}: 50 KB ${small.toFixed(0)} ms, 200 KB ${large.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
+  }
+  console.log(`# privacy scan, growth: ${picks.length} families at 50 and 200 KB, seed ${seed}`);
 });

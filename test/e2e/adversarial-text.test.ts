@@ -45,6 +45,13 @@ test('medchat privacy check: 300 KB runs of one kind of character end within the
     assertOneLine(r, JSON.stringify(unit));
     assert.match(r.stdout, /EMAIL\s+a@b\.co/);
   }
+  // 43,000 findings, one a line: each one's line and column (counted from the start for each, that took 7.5 s).
+  const t0 = Date.now();
+  const many = await runCli(['privacy', 'check', '-'], { home: tempHome(), stdin: 'a@b.co\n'.repeat(43_000), timeoutMs: ENDS_WITHIN_MS });
+  assert.equal(many.code, 11, many.stderr);
+  assert.equal(many.stdout.split('\n').filter((l) => /^\d+:1 +EMAIL/.test(l)).length, 43_000);
+  assert.match(many.stdout, /^43000:1 +EMAIL +a@b\.co$/m);
+  assert.ok(Date.now() - t0 < 5000, `43,000 findings listed in ${Date.now() - t0} ms`);
 });
 
 test('-f with 400,000 runs of backticks: a one-line outcome (too big for the window, exit 2), never a stack overflow', async () => {

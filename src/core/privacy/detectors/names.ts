@@ -161,7 +161,9 @@ export function findNames(text: string): Finding[] {
 
 /** The name that ends at `end` on its line, if any. */
 function nameBefore(text: string, end: number, minWords: number): { start: number; end: number } | undefined {
-  const from = Math.max(text.lastIndexOf('\n', end - 1) + 1, end - 80);
+  // The line's start, looked for only within the 80 characters that count (searching back over a whole long line for each credential was quadratic).
+  const near = Math.max(0, end - 80);
+  const from = near + text.slice(near, end).lastIndexOf('\n') + 1;
   const m = NAME_END.exec(text.slice(from, end));
   if (!m) return undefined;
   // Read forward again on the text up to `end` only (the name cannot run into what follows it).
