@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chineseIdOk, nhsChecksumOk, ssnOk, addNationalId } from '../../src/core/privacy/detectors/ids.js';
 import { scan } from '../../src/core/privacy/scanner.js';
+import { ALTERNATIONS, EVERY_DETECTOR, LABELS, RUNS, adversarialCase, boundMs, everyFamily } from '../support/adversarial-text.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
 
 /** What the guard finds in `text`, as "KIND:text" (in order). */
 const found = (text: string) => scan(text).map((f) => `${f.kind}:${f.text}`);
@@ -126,4 +128,59 @@ test('street addresses with town and postcode, address blocks, postcodes, ZIP co
 
 test('an e-mail address holding a name is one e-mail address, not a name inside it', () => {
   assert.deepEqual(found('Patient: Ahmed Siddiqui, ahmed.siddiqui90@example.com'), ['NAME:Ahmed Siddiqui', 'EMAIL:ahmed.siddiqui90@example.com']);
+});
+
+test('adversarial text: every family at 10 KB and generated cases at 10, 100 and 300 KB each scan within 2 s per 100 KB (the e-mail, date, label and Chinese address patterns were quadratic)', () => {
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  const cases = [
+    ...everyFamily(10_000),
+    ...Array.from({ length: 40 }, () => adversarialCase(r, 10_000)),
+    ...Array.from({ length: 12 }, () => adversarialCase(r, 100_000)),
+    ...Array.from({ length: 3 }, () => adversarialCase(r, 300_000)),
+  ];
+  let slowest = { name: '', ms: 0 };
+  for (const c of cases) {
+    const t0 = performance.now();
+    const findings = scan(c.text);
+    const ms = performance.now() - t0;
+    if (ms > slowest.ms) slowest = { name: c.name, ms };
+    assert.ok(ms < boundMs(c.text.length), `${c.name}: ${ms.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
+    assert.ok(findings.some((f) => f.kind === 'EMAIL' && f.text === 'a@b.co'), `${c.name}: the e-mail after the run is still found`);
+  }
+  console.log(`# privacy scan, adversarial text: ${cases.length} cases, seed ${seed}; slowest ${slowest.name} ${slowest.ms.toFixed(0)} ms`);
+});
+
+test('a "name" of 40,000 capitals is looked for again without a pattern too large to compile', () => {
+  const text = `Mr ${'A'.repeat(40_000)} came in. Smith: a@b.co`;
+  assert.doesNotThrow(() => scan(text));
+});
+
+test('150,000 identifiers in one text are all found (more than a call takes as arguments: no stack overflow)', () => {
+  const found = scan('VIN 1234 '.repeat(150_000));
+  assert.equal(found.length, 150_000);
+  assert.ok(found.every((f) => f.kind === 'DEVICE' && f.text === '1234'));
+});
+
+test('adversarial text: four times the text takes at most about four times as long (seeded families at 50 and 200 KB; quadratic was sixteen)', () => {
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  const timed = (text: string) => {
+    let best = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      scan(text);
+      best = Math.min(best, performance.now() - t0);
+    }
+    return best;
+  };
+  const picks = [', MD ', ...Array.from({ length: 9 }, () => (r.chance(0.5) ? r.pick([...RUNS, ...ALTERNATIONS]) : r.pick(LABELS) + '\u0000' + r.pick(RUNS)))];
+  for (const pick of picks) {
+    const [label, unit] = pick.includes('\u0000') ? pick.split('\u0000') as [string, string] : ['', pick];
+    const make = (size: number) => label + unit.repeat(Math.ceil(size / unit.length)).slice(0, size) + EVERY_DETECTOR;
+    const small = timed(make(50_000));
+    const large = timed(make(200_000));
+    assert.ok(large < small * 10 + 100, `${JSON.stringify(label)} then ${JSON.stringify(unit)}: 50 KB ${small.toFixed(0)} ms, 200 KB ${large.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
+  }
+  console.log(`# privacy scan, growth: ${picks.length} families at 50 and 200 KB, seed ${seed}`);
 });

@@ -9,7 +9,9 @@ import { NO_JSON, checkAnswer } from '../../src/core/request/schema/check.js';
 import { jsonCandidates } from '../../src/core/request/schema/extract.js';
 import { inlineSchema, parseInlineFields } from '../../src/core/request/schema/inline.js';
 import { resolveSchemaSpec } from '../../src/core/request/schema/source.js';
-import { compileSchema } from '../../src/core/request/schema/validate.js';
+import { MAX_DEPTH, compileSchema } from '../../src/core/request/schema/validate.js';
+import { boundMs } from '../support/adversarial-text.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
 import { testSettings } from '../support/settings.js';
 
 const usage = (fn: () => unknown, pattern: RegExp) =>
@@ -104,4 +106,61 @@ test('the plan: the schema travels in the system message after the role and -s; 
   const none = await makePlanner({ settings });
   assert.equal(none.schema, undefined);
   assert.deepEqual(none.plan({ prompt: 'q' }).finish('free text'), { ok: true, content: 'free text', raw: 'free text' });
+});
+
+/** A schema whose check calls itself once per level: the kind that ran out of stack. */
+const TREE = { $defs: { n: { anyOf: [{ type: 'integer' }, { type: 'object', properties: { a: { $ref: '#/$defs/n' } } }, { type: 'array', items: { $ref: '#/$defs/n' } }] } }, $ref: '#/$defs/n' };
+
+test('an answer nested deeper than 256 levels is reported as such (no stack overflow); 256 levels are checked as usual', async () => {
+  const schema = await compileSchema({ schema: TREE, label: 'tree.json' });
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  let cases = 0;
+  for (const depth of [257, 1000, 5000, 20_000, r.int(300, 50_000)]) {
+    // Objects and arrays mixed at random: {"a":[[{"a":…1…}]]}
+    const open: string[] = [];
+    const close: string[] = [];
+    for (let i = 0; i < depth; i++) {
+      const obj = r.chance(0.5);
+      open.push(obj ? '{"a":' : '[');
+      close.push(obj ? '}' : ']');
+    }
+    const answer = open.join('') + '1' + close.reverse().join('');
+    const check = checkAnswer(schema, answer);
+    assert.equal(check.ok, false, `depth ${depth}`);
+    assert.deepEqual(!check.ok && check.errors, [`(root): nested deeper than ${MAX_DEPTH} levels; medchat checks JSON nested at most that deep`]);
+    assert.equal(check.raw, answer, 'the raw answer is kept');
+    cases++;
+  }
+  const ok = '{"a":'.repeat(255) + '[1]' + '}'.repeat(255);
+  assert.equal(checkAnswer(schema, ok).ok, true, '256 levels deep is checked and valid');
+  console.log(`# nested answers: ${cases} depths, seed ${seed}`);
+});
+
+test('a schema pattern that can backtrack for ever is refused when loaded, naming it; ordinary patterns pass', async () => {
+  for (const pattern of ['^(a+)+$', '^(a|a)*$', '(x*)*y', '^([a-z]+ ?)*$', '^(\\w|\\d)+$', '^(a?){2,}$']) {
+    await assert.rejects(
+      compileSchema({ schema: { type: 'object', properties: { code: { type: 'string', pattern } } }, label: 'p.json' }),
+      (e: unknown) => e instanceof MedchatError && e.exitCode === 2 && e.message.includes(JSON.stringify(pattern)) && /repeat/.test(e.message),
+      pattern,
+    );
+  }
+  await assert.rejects(compileSchema({ schema: { patternProperties: { '^(a+)+$': {} } }, label: 'p.json' }), /\^\(a\+\)\+\$/);
+  for (const pattern of ['^\\d{4}-\\d{2}-\\d{2}$', '^[A-Z]{2}\\d{6}$', '^(?:cat|dog)+$', '^(\\d{3}-)+\\d{4}$', '^[a-z]+$', '^\\p{L}+$']) {
+    const schema = await compileSchema({ schema: { type: 'string', pattern, examples: [{ pattern: '(a+)+' }] }, label: 'p.json' });
+    // A long answer string is checked at once (none of these backtracks).
+    const t0 = performance.now();
+    schema.validate('a'.repeat(100_000) + '!');
+    assert.ok(performance.now() - t0 < 2000, pattern);
+  }
+});
+
+test('extraction from 250 KB of "{" or "[" ends within 2 s per 100 KB with no candidate', () => {
+  for (const ch of ['{', '[', '{"a":', '["', '```json\n{']) {
+    const answer = ch.repeat(Math.ceil(250_000 / ch.length));
+    const t0 = performance.now();
+    const candidates = jsonCandidates(answer);
+    assert.ok(performance.now() - t0 < boundMs(answer.length), `${ch}: ${(performance.now() - t0).toFixed(0)} ms`);
+    assert.deepEqual(candidates, []);
+  }
 });

@@ -6,6 +6,8 @@ import type { Settings } from '../../src/core/config/settings.js';
 import { countMessages, countText, loadTokenizer, upperBound } from '../../src/core/context/tokens.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { testSettings } from '../support/settings.js';
+import { adversarialCase, boundMs } from '../support/adversarial-text.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -74,4 +76,33 @@ test('the UTF-8 size bounds the count from above, so short questions never need 
     { role: 'user' as const, content: MIXED_1 },
   ];
   assert.ok(upperBound(messages) >= countMessages(messages));
+});
+
+test('adversarial text: a run without spaces (DNA, braces, one letter) is counted in a bound and stays within 1% of o200k', async () => {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const seed = seedFromEnv();
+  const r = new Prng(seed);
+  const random = (alphabet: string, n: number) => Array.from({ length: n }, () => r.pick([...alphabet])).join('');
+  // Exact o200k counts of 12 KB pieces (it takes ~0.1 s each; of 300 KB, 80 s).
+  const samples: Array<[string, string]> = [
+    ['DNA', random('ACGT', 12_000)],
+    ['protein', random('ACDEFGHIKLMNPQRSTVWY', 12_000)],
+    ['hex', random('0123456789abcdef', 12_000)],
+    ['base64', random('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 12_000)],
+    ['braces', '{'.repeat(12_000)],
+    ['spaces', ' '.repeat(12_000)],
+  ];
+  for (const [name, text] of samples) {
+    const ours = countText(text);
+    const exact = countTokens(text);
+    assert.ok(Math.abs(ours - exact) <= exact * 0.01, `${name}: ${ours} vs o200k ${exact} (MEDCHAT_SEED=${seed})`);
+  }
+  const cases = [random('ACGT', 300_000), '{'.repeat(300_000), 'a'.repeat(300_000), ' '.repeat(300_000), ...Array.from({ length: 6 }, () => adversarialCase(r, 100_000).text)];
+  for (const text of cases) {
+    const t0 = performance.now();
+    const n = countText(text);
+    const ms = performance.now() - t0;
+    assert.ok(n > 0 && ms < boundMs(text.length), `${JSON.stringify(text.slice(0, 12))}… (${text.length} chars): ${ms.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
+  }
+  console.log(`# token count, adversarial text: ${samples.length} exact comparisons, ${cases.length} timed cases, seed ${seed}`);
 });

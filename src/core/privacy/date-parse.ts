@@ -188,7 +188,8 @@ const RULES: Rule[] = [
   },
   // on 28/03, expected 28/03: a day and month without a year, only after a word that introduces a date
   {
-    re: /(?<=\b(?:on|dated|expected|until|till|since|from)\s+)(\d{1,2})\/(\d{1,2})(?![\d/]|\.\d)/gi,
+    // (The lookahead first: the lookbehind, which reads back over every space, runs only before a digit.)
+    re: /(?=\d)(?<=\b(?:on|dated|expected|until|till|since|from)\s+)(\d{1,2})\/(\d{1,2})(?![\d/]|\.\d)/gi,
     parse(x) {
       const [, as, bs] = x as unknown as string[];
       const readings = readingsOf(Number(as), Number(bs));

@@ -38,6 +38,9 @@ interface GuardOptions {
   random?: () => number;
 }
 
+/** Values longer than this are looked for again as written (see remembered). */
+const MAX_VALUE = 2000;
+
 export class PrivacyGuard {
   readonly placeholders = new PlaceholderMap();
   readonly shifter: DateShifter | undefined;
@@ -119,7 +122,11 @@ export class PrivacyGuard {
   private remembered(text: string, findings: Finding[]): Finding[] {
     if (!this.placeholders.size && !this.shiftedDates.size) return findings;
     const extra: Finding[] = [];
-    const free = (start: number, end: number) => ![...findings, ...extra].some((f) => start < f.end && f.start < end);
+    // Which characters a finding already holds (a walk over every finding for each match was quadratic).
+    const held = new Uint8Array(text.length);
+    const hold = (f: Finding) => held.fill(1, f.start, f.end);
+    for (const f of findings) hold(f);
+    const free = (start: number, end: number) => held.subarray(start, end).indexOf(1) < 0;
     const names: string[] = [];
     const values: Array<[Kind, string]> = [...this.shiftedDates].map((d): [Kind, string] => ['DATE', d]);
     for (const [placeholder, value] of this.placeholders.entries()) {
@@ -129,15 +136,33 @@ export class PrivacyGuard {
       values.push([kind, value]);
     }
     for (const [kind, value] of values) {
+      // (A value longer than MAX_VALUE, a whole line of ten thousand characters read as an address, would make a pattern too large to compile: it is found as written.)
       if (value.trim().length < 3) continue;
+      if (value.length > MAX_VALUE) {
+        for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
+          if (free(at, at + value.length)) {
+            extra.push({ kind, start: at, end: at + value.length, text: value, rule: 'seen earlier' });
+            hold(extra[extra.length - 1]!);
+          }
+        }
+        continue;
+      }
       const pattern = value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
       for (const m of text.matchAll(new RegExp(`(?<![A-Za-z0-9])${pattern}(?![A-Za-z0-9])`, 'gi'))) {
         const start = m.index!;
         const end = start + m[0].length;
-        if (free(start, end)) extra.push({ kind, start, end, text: m[0], rule: 'seen earlier' });
+        if (free(start, end)) {
+          extra.push({ kind, start, end, text: m[0], rule: 'seen earlier' });
+          hold(extra[extra.length - 1]!);
+        }
       }
     }
-    for (const w of findNameWords(text, names, 'seen earlier')) if (free(w.start, w.end)) extra.push(w);
+    for (const w of findNameWords(text, names, 'seen earlier')) {
+      if (free(w.start, w.end)) {
+        extra.push(w);
+        hold(w);
+      }
+    }
     return extra.length ? [...findings, ...extra].sort((a, b) => a.start - b.start) : findings;
   }
 

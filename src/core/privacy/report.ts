@@ -22,15 +22,26 @@ export function putBackLine(putBack: readonly PutBack[]): string | undefined {
   return `privacy: put back in the answer: ${list}`;
 }
 
+/** The line breaks of the text lineCol was last asked about (it is asked once per finding: counting them again each time was quadratic). */
+let lines: { text: string; breaks: number[] } | undefined;
+
 /** 1-based line and column of an offset. */
 export function lineCol(text: string, offset: number): { line: number; col: number } {
-  let line = 1;
-  let lastNl = -1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lastNl = i;
+  if (lines?.text !== text) {
+    const breaks: number[] = [];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
+    lines = { text, breaks };
   }
-  return { line, col: offset - lastNl };
+  const { breaks } = lines;
+  // How many breaks come before the offset.
+  let lo = 0;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return { line: lo + 1, col: offset - (lo > 0 ? breaks[lo - 1]! : -1) };
 }
 
 /** `privacy check`'s text: one line a finding ("12:5  NAME  Margaret Ellison"), then the counts. */

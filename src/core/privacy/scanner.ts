@@ -28,12 +28,14 @@ const DETECTORS: ReadonlyArray<(text: string) => Finding[]> = [
 export function scan(text: string): Finding[] {
   if (!text) return [];
   const found: Finding[] = [];
-  for (const detect of DETECTORS) found.push(...detect(text));
-  found.push(...namesAgain(text, found));
-  found.push(...agesAfterNames(text, found));
+  // (Appended one by one: a long text can hold more findings than a spread may pass as arguments.)
+  for (const detect of DETECTORS) for (const f of detect(text)) found.push(f);
+  for (const f of namesAgain(text, found)) found.push(f);
+  for (const f of agesAfterNames(text, found)) found.push(f);
   return settle(text, found);
 }
 
+const MAX_NAME_WORD = 64;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** After a word found as a name, these make it an eponym or a thing: Wilson's disease, Graves disease. */
 const EPONYM_AFTER = /^(?:['’]s)?[ \u00a0]+(?:disease|syndrome|sign|palsy|score|test|scale|procedure|operation|manoeuvre|maneuver|criteria|classification|catheter|lymphoma|tumou?r)\b/i;
@@ -57,7 +59,8 @@ export function findNameWords(text: string, names: Iterable<string>, rule: strin
     }
     for (const w of name.split(/[\s,]+/)) {
       const bare = w.replace(/[.'’]+$/, '');
-      if (bare.length < 2 || !CAPITAL.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
+      // (No name has a word of 64 letters; a run that long read as one would make the pattern too large to compile.)
+      if (bare.length < 2 || bare.length > MAX_NAME_WORD || !CAPITAL.test(bare) || isStop(bare) || COMMON_WORDS.has(bare.toLowerCase())) continue;
       words.add(bare);
       words.add(bare.toUpperCase());
       // "SMITH" found: "Smith" too.
@@ -106,7 +109,8 @@ function settle(text: string, found: Finding[]): Finding[] {
     byKind.set(f.kind, list);
   }
   const kinds = [...byKind.keys()].sort((a, b) => KIND_RANK[b] - KIND_RANK[a]);
-  const taken: Array<[number, number]> = [];
+  // What the higher kinds kept: sorted, none overlapping (each kind keeps only what is left).
+  let taken: Array<[number, number]> = [];
   const out: Finding[] = [];
   for (const kind of kinds) {
     const merged = mergeSameKind(text, byKind.get(kind)!, kind);
@@ -122,9 +126,19 @@ function settle(text: string, found: Finding[]): Finding[] {
         mine.push([start, start + trimmed.length]);
       }
     }
-    taken.push(...mine);
+    taken = mergeSorted(taken, mine);
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** Two sorted lists of ranges as one sorted list. */
+function mergeSorted(a: Array<[number, number]>, b: Array<[number, number]>): Array<[number, number]> {
+  if (!b.length) return a;
+  const out: Array<[number, number]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i]![0] <= b[j]![0]) ? a[i++]! : b[j++]!);
+  return out;
 }
 
 function mergeSameKind(text: string, list: Finding[], kind: Kind): Finding[] {
@@ -142,20 +156,22 @@ function mergeSameKind(text: string, list: Finding[], kind: Kind): Finding[] {
   return out;
 }
 
-/** [start, end) less every range in `taken`. */
+/** [start, end) less every range in `taken` (sorted, none overlapping): found by a binary search, not a walk over all of them. */
 function subtract(start: number, end: number, taken: ReadonlyArray<[number, number]>): Array<[number, number]> {
-  let pieces: Array<[number, number]> = [[start, end]];
-  for (const [ts, te] of taken) {
-    if (te <= start || ts >= end) continue;
-    const next: Array<[number, number]> = [];
-    for (const [s, e] of pieces) {
-      if (te <= s || ts >= e) next.push([s, e]);
-      else {
-        if (ts > s) next.push([s, ts]);
-        if (te < e) next.push([te, e]);
-      }
-    }
-    pieces = next;
+  let lo = 0;
+  let hi = taken.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (taken[mid]![1] <= start) lo = mid + 1;
+    else hi = mid;
   }
+  const pieces: Array<[number, number]> = [];
+  let s = start;
+  for (let k = lo; k < taken.length && taken[k]![0] < end; k++) {
+    const [ts, te] = taken[k]!;
+    if (ts > s) pieces.push([s, ts]);
+    s = Math.max(s, te);
+  }
+  if (s < end) pieces.push([s, end]);
   return pieces;
 }

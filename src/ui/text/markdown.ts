@@ -8,7 +8,7 @@
  * a code line too long for the screen is cut at the edge with a `↪` on each row that continues it.
  */
 import { LINK_CLOSE, linkOpen } from '../../core/text/hyperlinks.js';
-import { parseBlocks } from '../../core/text/markdown/blocks.js';
+import { MAX_QUOTE_DEPTH, parseBlocks } from '../../core/text/markdown/blocks.js';
 import { codeRows } from './markdown-code.js';
 import { applyLinks, LinkTable, renderInline, styler } from './markdown-inline.js';
 import { renderTable } from './markdown-table.js';
@@ -29,7 +29,7 @@ interface MarkdownOptions {
   wholeUrls?: boolean;
 }
 
-function renderBlocks(src: string, width: number, colour: boolean, links: LinkTable | undefined, wholeUrls: boolean): string[] {
+function renderBlocks(src: string, width: number, colour: boolean, links: LinkTable | undefined, wholeUrls: boolean, depth = 0): string[] {
   const st = styler(colour);
   const wrapLine = (line: string, w: number, indent = '') => wrapWords(line, w, indent, wholeUrls);
   const out: string[] = [];
@@ -59,7 +59,9 @@ function renderBlocks(src: string, width: number, colour: boolean, links: LinkTa
         out.push(...renderTable(block.lines, width, colour, links));
         break;
       case 'quote': {
-        for (const l of renderBlocks(block.lines.join('\n'), width - 2, colour, links, wholeUrls)) out.push(st('grey', '│ ') + st('italic', l));
+        // Deeper than MAX_QUOTE_DEPTH the quote marks are text (see blocks.ts).
+        const inner = depth < MAX_QUOTE_DEPTH ? renderBlocks(block.lines.join('\n'), width - 2, colour, links, wholeUrls, depth + 1) : block.lines.flatMap((l) => wrapLine(l, width - 2));
+        for (const l of inner) out.push(st('grey', '│ ') + st('italic', l));
         break;
       }
       case 'list': {

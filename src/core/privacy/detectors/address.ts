@@ -39,11 +39,11 @@ const LINE_BEFORE_STREET = new RegExp(`^[ \\t]*(?:(?:${WORD}(?:['’]s)?|&|and|o
 const POSTCODE = new RegExp(`(?<![A-Za-z0-9])(?:${UK_POSTCODE}|${US_ZIP})(?![A-Za-z0-9])`, 'g');
 /** Before a postcode on the same line: "Manchester ", "Moss Side Health Centre, Manchester ", "Columbus, ". */
 const BEFORE_POSTCODE = new RegExp(`(?:(?:${WORD}${SP}+){0,3}${FACILITY},${SP}*)?(?:${TOWN}),?${SP}*$`);
-const ZIP_LABEL = /\b(?:zip(?:\s*code)?|post\s*code|postal\s*code|邮编|邮政编码)\s*[:：]?\s*(\d{5,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/gi;
+const ZIP_LABEL = /\b(?:zip(?:\s*code)?|post\s*code|postal\s*code|邮编|邮政编码)\s*(?:[:：]\s*)?(\d{5,6}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b/gi;
 const ADDRESS_LABEL = /(?<![A-Za-z\u00c0-\u00ff\u0100-\u017f])(?:(?:home |postal |current |permanent |residential )?address|addr\.?|home|residence|lives at|现住址|家庭住址|住址|地址|户籍地址|居住地址|联系地址)[ \t]*[:：][ \t]*/gi;
 const LINE_REST = /[^\n;|]*/y;
 const ZH_ADDRESS =
-  /(?:[\u4e00-\u9fff]{2,7}?(?:省|自治区|市|区|县|镇|乡|街道)){1,4}[\u4e00-\u9fff\d]{0,14}?(?:路|街|大道|巷|弄|胡同|村|里)(?:[\d一二三四五六七八九十]+(?:号|弄|巷))*(?:[\d一二三四五六七八九十-]+(?:号楼|栋|幢|单元|室|楼|层|号))*/g;
+  /(?:[\u4e00-\u9fff]{2,7}?(?:省|自治区|市|区|县|镇|乡|街道)){1,4}[\u4e00-\u9fff\d]{0,14}?(?:路|街|大道|巷|弄|胡同|村|里)(?:[\d一二三四五六七八九十]+(?:号|弄|巷))*(?:[\d一二三四五六七八九十-]+(?:号楼|栋|幢|单元|室|楼|层|号))*/y;
 /** A line that is a town or county in an address block ("Market Harborough", "North Yorkshire"). */
 const TOWN_LINE = new RegExp(`^[ \\t]*${TOWN},?[ \\t]*$`);
 const POSTCODE_LINE = new RegExp(`^[ \\t]*(?:${TOWN},?${SP}+)?(?:${UK_POSTCODE}|${US_ZIP})[ \\t]*$`);
@@ -51,15 +51,95 @@ const POSTCODE_LINE = new RegExp(`^[ \\t]*(?:${TOWN},?${SP}+)?(?:${UK_POSTCODE}|
 const BLOCK_LINE = new RegExp(`^[ \\t]*(?:\\d{1,5}[A-Za-z]?,?${SP}+)?(?:${WORD}|of|the|upon|on)(?:${SP}+(?:${WORD}|of|the|upon|on|&))*,?[ \\t]*$`);
 const FACILITY_LINE = new RegExp(`^[ \\t]*(?:${WORD}${SP}+){0,4}${FACILITY}[ \\t]*$`);
 
-function lineBounds(text: string, at: number): [number, number] {
-  const s = text.lastIndexOf('\n', at - 1) + 1;
-  const e = text.indexOf('\n', at);
-  return [s, e < 0 ? text.length : e];
+const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** The last character of each place suffix of ZH_ADDRESS (省, 自治区, 市, 区, 县, 镇, 乡, 街道). */
+const SUFFIX_END = new Set([...'省市区县镇乡道'].map((c) => c.charCodeAt(0)));
+const STREET_AT = /路|街|大道|巷|弄|胡同|村|里/y;
+
+/**
+ * What ZH_ADDRESS would find with /g, tried only where it can match. The pattern splits a run of
+ * Chinese characters into places in every way it can ("省省省…" is all place suffixes), so tried
+ * from each character of a long run it took 0.3 s per 1,000 characters. A match starts with two
+ * Chinese characters and, within 40 of them, a place suffix followed within 15 characters (Chinese
+ * or digits) by a street word: it is tried only where that holds, which leaves the same matches.
+ */
+function zhAddresses(text: string): Array<{ start: number; end: number }> {
+  if (!/[\u4e00-\u9fff]/.test(text)) return [];
+  const n = text.length;
+  // streetFrom[i]: the first street word at or after i with only Chinese characters or digits before it.
+  const streetFrom = new Int32Array(n + 1).fill(-1);
+  for (let i = n - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    STREET_AT.lastIndex = i;
+    if (isHan(c) && STREET_AT.test(text)) streetFrom[i] = i;
+    else if (isHan(c) || isDigit(c)) streetFrom[i] = streetFrom[i + 1]!;
+  }
+  // suffixFrom[i]: the first place suffix at or after i that a street word follows closely enough; hanTo[i]: where i's run of Chinese characters ends.
+  const suffixFrom = new Int32Array(n + 2).fill(n + 1);
+  const hanTo = new Int32Array(n + 1).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    const s = streetFrom[i + 1]!;
+    suffixFrom[i] = SUFFIX_END.has(c) && s >= 0 && s - (i + 1) <= 14 ? i : suffixFrom[i + 1]!;
+    hanTo[i] = isHan(c) ? hanTo[i + 1]! : i;
+  }
+  const out: Array<{ start: number; end: number }> = [];
+  for (let p = 0; p + 2 < n; p++) {
+    const r = suffixFrom[p + 2]!;
+    if (hanTo[p]! < p + 2 || r > p + 40 || r >= hanTo[p]!) continue;
+    ZH_ADDRESS.lastIndex = p;
+    const m = ZH_ADDRESS.exec(text);
+    if (!m) continue;
+    out.push({ start: p, end: p + m[0].length });
+    p += m[0].length - 1;
+  }
+  return out;
 }
+
+/**
+ * The [start, end) of the line holding each index, by a binary search over the text's line breaks
+ * found once (searching back and forth from every match was quadratic on a long line of postcodes).
+ */
+function lineIndex(text: string): (at: number) => [number, number] {
+  const breaks: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
+  return (at) => {
+    // The first break at or after `at` ends the line; the one before it starts it.
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    const s = lo > 0 ? breaks[lo - 1]! + 1 : 0;
+    return [s, lo < breaks.length ? breaks[lo]! : text.length];
+  };
+}
+
+/** What comes before a street or postcode on its line is read from at most this many characters back (the patterns anchored at its end are tried from every start). */
+const BEFORE_WINDOW = 200;
 
 /** Towns made of words that are not place names ("Consultant", "Dear") are not towns. */
 function townOk(s: string): boolean {
   return !s.split(/[\s,]+/).filter(Boolean).some((w) => NOT_TOWN.has(w.toLowerCase().replace(/\.$/, '')));
+}
+
+/** Two spaces or more before another field; the start of a next sentence (". Lives alone"). */
+const GAP_THEN_FIELD = /(?<!\s)\s{2,}\S/g;
+const SENTENCE_AFTER = /\.\s+[A-Z][a-z]+\s+[a-z]/g;
+
+/**
+ * What text.replace(/<re>.*$/, '') does, in one pass: `text` up to the first match of `re` after
+ * which no line terminator follows ('.' does not pass one). As a regex, `.*$` read to the end of a
+ * line from every space of a long run (a line of 100 KB of spaces after "Address: 1" took 8 s).
+ */
+function cutAtTail(text: string, re: RegExp): string {
+  const terminator = Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\u2028'), text.lastIndexOf('\u2029'));
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) if (m.index + m[0].length > terminator) return text.slice(0, m.index);
+  return text;
 }
 
 /**
@@ -72,6 +152,7 @@ const MAY_HOLD_ADDRESS = /[0-9\u4e00-\u9fff]/;
 export function findAddresses(text: string): Finding[] {
   if (!MAY_HOLD_ADDRESS.test(text)) return [];
   const out: Finding[] = [];
+  const lineBounds = lineIndex(text);
   const add = (start: number, end: number, rule: string) => {
     const t = text.slice(start, end).replace(/[\s,]+$/, '');
     if (t.trim()) out.push({ kind: 'ADDRESS', start, end: start + t.length, text: t, rule });
@@ -80,19 +161,20 @@ export function findAddresses(text: string): Finding[] {
   for (const m of text.matchAll(STREET)) {
     let start = m.index;
     let end = m.index + m[0].length;
-    const [ls, le] = lineBounds(text, start);
+    const [ls, le] = lineBounds(start);
     const after = AFTER_STREET.exec(text.slice(end, le));
     if (after && townOk(after[0])) end += after[0].length;
     const lineBefore = text.slice(ls, start);
-    const before = BEFORE_STREET.exec(lineBefore);
+    const near = Math.max(ls, start - BEFORE_WINDOW);
+    const beforeM = BEFORE_STREET.exec(text.slice(near, start));
     if (LINE_BEFORE_STREET.test(lineBefore) && townOk(lineBefore)) start = ls + (lineBefore.length - lineBefore.trimStart().length);
-    else if (before && townOk(before[0])) start -= before[0].length;
+    else if (beforeM && townOk(beforeM[0])) start -= beforeM[0].length;
     // An address block: the street on a line of its own, then town lines down to a postcode line; a facility line above.
     if (text.slice(ls, start).trim() === '' && text.slice(end, le).trim() === '') {
       let pos = le;
       const lines: number[] = [];
       for (let i = 0; i < 3 && pos < text.length; i++) {
-        const [s, e] = lineBounds(text, pos + 1);
+        const [s, e] = lineBounds(pos + 1);
         const line = text.slice(s, e);
         if (POSTCODE_LINE.test(line)) {
           end = e;
@@ -103,23 +185,22 @@ export function findAddresses(text: string): Finding[] {
         pos = e;
       }
       if (ls > 0) {
-        const [ps, pe] = lineBounds(text, ls - 1);
+        const [ps, pe] = lineBounds(ls - 1);
         if (FACILITY_LINE.test(text.slice(ps, pe))) start = ps + (text.slice(ps, pe).length - text.slice(ps, pe).trimStart().length);
       }
     }
     add(start, end, 'street');
   }
   for (const m of text.matchAll(POSTCODE)) {
-    const [ls] = lineBounds(text, m.index);
+    const [ls, le] = lineBounds(m.index);
     let start = m.index;
-    const before = BEFORE_POSTCODE.exec(text.slice(ls, start));
+    const before = BEFORE_POSTCODE.exec(text.slice(Math.max(ls, start - BEFORE_WINDOW), start));
     if (before && townOk(before[0])) start -= before[0].length;
     // A postcode alone on its line ends an address block: take the lines above it that look like
     // one (a building, a street with or without a number, a town), up to four, to a blank line.
-    const [, le] = lineBounds(text, m.index);
     if (POSTCODE_LINE.test(text.slice(ls, le))) {
       for (let i = 0, top = ls; i < 4 && top > 0; i++) {
-        const [ps, pe] = lineBounds(text, top - 1);
+        const [ps, pe] = lineBounds(top - 1);
         const line = text.slice(ps, pe);
         if (!BLOCK_LINE.test(line) || !townOk(line)) break;
         start = ps + (line.length - line.trimStart().length);
@@ -133,10 +214,10 @@ export function findAddresses(text: string): Finding[] {
     const at = m.index + m[0].length;
     LINE_REST.lastIndex = at;
     // Up to two spaces before another field, or the end of a sentence (". Lives alone").
-    const rest = LINE_REST.exec(text)![0].replace(/\s{2,}\S.*$/, '').replace(/\.\s+[A-Z][a-z]+\s+[a-z].*$/, '');
+    const rest = cutAtTail(cutAtTail(LINE_REST.exec(text)![0], GAP_THEN_FIELD), SENTENCE_AFTER);
     // A value with a number or a Chinese place word ("Home: lives with his wife" is no address).
     if (/\d|[省市区县路街号]/.test(rest)) add(at, at + rest.length, 'label');
   }
-  for (const m of text.matchAll(ZH_ADDRESS)) add(m.index, m.index + m[0].length, 'zh');
+  for (const m of zhAddresses(text)) add(m.start, m.end, 'zh');
   return out;
 }

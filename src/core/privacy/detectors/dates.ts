@@ -8,8 +8,9 @@ import { findDates } from '../date-parse.js';
 const AGE_UNIT = /(?<![\d.,])(9\d|1[01]\d)(?=[ \u00a0-]*(?:years?[ \u00a0-]*old|year-old|yr-old|yrs?\b|years?\b|y\/o\b|y\.o\.|yo\b|y\b|岁|歲))/g;
 /** "(90M)", "92F": an age with a sex letter, not a temperature ("T 99F"). */
 const AGE_SEX = /(?<![\d.,]|\b(?:T|temp|temperature)[ :]*)(9\d|1[01]\d)(?=[MF]\b)/gi;
-const AGE_LABEL = /\b(?:aged?|age)\s*[:：]?\s*(9\d|1[01]\d)(?![\d.,%])/gi;
-const AGE_ZH = /(?:年龄|年齡)\s*[:：]?\s*(9\d|1[01]\d)(?![\d.])/g;
+// `\s*(?:[:：]\s*)?`, not `\s*[:：]?\s*`: two stars side by side split a run of spaces every way (quadratic).
+const AGE_LABEL = /\b(?:aged?|age)\s*(?:[:：]\s*)?(9\d|1[01]\d)(?![\d.,%])/gi;
+const AGE_ZH = /(?:年龄|年齡)\s*(?:[:：]\s*)?(9\d|1[01]\d)(?![\d.])/g;
 
 export function findDateFindings(text: string): Finding[] {
   return findDates(text).map((d) => ({ kind: 'DATE', start: d.start, end: d.end, text: d.text, rule: 'date' }));

@@ -32,13 +32,13 @@ const RELATION =
   /\b(?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|girlfriend|boyfriend|fianc[eé]e?|neighbou?r|secretary|step-?(?:son|daughter|mother|father)|mum|mom|dad|midwife|nurse|physio(?:therapist)?|pharmacist|dietitian|paramedic|receptionist|registrar|consultant|manager|key ?worker|social worker|care coordinator|advocate|chaplain|interpreter|colleague)(?:,|:|'s name is| called| named)?[ \u00a0]+\(?(?=[A-Z\u00c0-\u00de\u0100-\u017f])/gi;
 /** "Funmi Adeyemi (wife)": a relation in brackets after a name (the name is read backwards from it). */
 const RELATION_AFTER =
-  /[ \u00a0]*\((?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|patient|NOK|next of kin|guardian)\)/gi;
+  /(?<![ \u00a0])[ \u00a0]*\((?:wife|husband|son|daughter|mother|father|brother|sister|partner|spouse|carer|friend|niece|nephew|grand-?daughter|grand-?son|aunt|uncle|cousin|patient|NOK|next of kin|guardian)\)/gi;
 /** A name ending where the text ends (for reading a name backwards from what follows it). */
 const NAME_END = new RegExp(`(?:^|[^${LC}.'’-])(${NAME_SEQ})$`);
 
 /** A credential after a name ("Sarah Kim, MD", "K. Rowe (BMS)"): the name is read backwards from it. */
 const CREDENTIAL =
-  /(?:,[ \u00a0]*|[ \u00a0]+\(?)(?:MD|DO|PA-C|PA|NP|RN|MBBS|MBChB|MRCP|FRCP|FRCS|FRCPath|PhD|DNP|APRN|CNM|BMS|CRNA|LPN|PharmD|FY1|FY2|CT1|CT2|CT3|ST\d|SpR|PGY-?\d|DPM|MSc|BSc)\b/g;
+  /(?:,[ \u00a0]*|(?<![ \u00a0])[ \u00a0]+\(?)(?:MD|DO|PA-C|PA|NP|RN|MBBS|MBChB|MRCP|FRCP|FRCS|FRCPath|PhD|DNP|APRN|CNM|BMS|CRNA|LPN|PharmD|FY1|FY2|CT1|CT2|CT3|ST\d|SpR|PGY-?\d|DPM|MSc|BSc)\b/g;
 
 /** A name followed by age and sex: "Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o". */
 /** Age and sex after a name ("Zoe Papadopoulos, 29F", "Kamal Hossain (90M)", "J. Smith, 45 y/o"). */
@@ -49,7 +49,7 @@ const SIGNATURE_LINE = new RegExp(`^[ \\t]*(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professo
 
 /** A name heading a note's first lines: "BAXTER, Leonard | DOB …", "Fatima Zahra Benali   DOB …". */
 const HEADING = new RegExp(
-  `(?:^|[—–|][ \\t]*)[ \\t]*(${UPPER},${SP}*${WORD}(?:${SP}+${INITIAL})?|${NAME_SEQ})(?=[ \\t]*(?:\\||\\(|[ \\t]{2,}|$))(?=[^\\n]*\\b(?:DOB|D\\.O\\.B|MRN|NHS|Hosp|Hospital|born|Unit No)\\b)`,
+  `(?:^|[—–|])[ \\t]*(${UPPER},${SP}*${WORD}(?:${SP}+${INITIAL})?|${NAME_SEQ})(?=[ \\t]*(?:\\||\\(|[ \\t]{2,}|$))(?=[^\\n]*\\b(?:DOB|D\\.O\\.B|MRN|NHS|Hosp|Hospital|born|Unit No)\\b)`,
   'gm',
 );
 
@@ -161,7 +161,9 @@ export function findNames(text: string): Finding[] {
 
 /** The name that ends at `end` on its line, if any. */
 function nameBefore(text: string, end: number, minWords: number): { start: number; end: number } | undefined {
-  const from = Math.max(text.lastIndexOf('\n', end - 1) + 1, end - 80);
+  // The line's start, looked for only within the 80 characters that count (searching back over a whole long line for each credential was quadratic).
+  const near = Math.max(0, end - 80);
+  const from = near + text.slice(near, end).lastIndexOf('\n') + 1;
   const m = NAME_END.exec(text.slice(from, end));
   if (!m) return undefined;
   // Read forward again on the text up to `end` only (the name cannot run into what follows it).

@@ -50,6 +50,6 @@ export function findRecordNumbers(text: string): Finding[] {
     if (labelled.some((f) => f.start < m.index + m[0].length && m.index < f.end)) continue;
     if ((m[0].match(/\d/g) ?? []).length >= 6) out.push({ kind: 'MRN', start: m.index, end: m.index + m[0].length, text: m[0], rule: 'code' });
   }
-  out.push(...labelled.filter((f) => f.kind === 'DEVICE'));
+  for (const f of labelled) if (f.kind === 'DEVICE') out.push(f); // (not a spread: a long text can hold more than a call takes as arguments)
   return out;
 }

@@ -4,6 +4,7 @@
  * `--schema` pays nothing for them.
  */
 import { usageError } from '../../errors.js';
+import { riskyPattern, schemaPatterns } from './patterns.js';
 import type { SchemaSpec } from './source.js';
 
 export interface CompiledSchema {
@@ -28,6 +29,14 @@ export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promis
       `${what} ${spec.label} declares $schema ${String(declared)}; medchat validates JSON Schema draft 2020-12: set "$schema": "https://json-schema.org/draft/2020-12/schema" (most draft-07 schemas work unchanged)`,
     );
   }
+  for (const pattern of schemaPatterns(spec.schema)) {
+    const why = riskyPattern(pattern);
+    if (why) {
+      throw usageError(
+        `${what} ${spec.label} has the pattern ${JSON.stringify(pattern)}: ${why}, which can take longer than any answer is worth (exponential in its length); write it without a repeat inside a repeated group (e.g. "^a+$" for "^(a+)+$")`,
+      );
+    }
+  }
   const mod = (await import('ajv/dist/2020.js')) as unknown as { default: AjvClass & { default?: AjvClass } };
   const Ajv2020 = mod.default.default ?? mod.default;
   // Formats are annotations in draft 2020-12 (no format vocabulary here); unknown keywords are
@@ -42,10 +51,33 @@ export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promis
   return {
     spec,
     validate(value) {
-      if (check(value)) return [];
+      // ajv's checks call themselves once per level: a value nested thousands deep ran out of stack.
+      if (depthOver(value, MAX_DEPTH)) return [TOO_DEEP];
+      try {
+        if (check(value)) return [];
+      } catch (err) {
+        if (err instanceof RangeError) return [TOO_DEEP];
+        throw err;
+      }
       return (check.errors ?? []).map(describeError);
     },
   };
+}
+
+/** Answers are checked down to this many levels of arrays and objects; deeper is an error (exit 9, the raw answer kept). */
+export const MAX_DEPTH = 256;
+export const TOO_DEEP = `(root): nested deeper than ${MAX_DEPTH} levels; medchat checks JSON nested at most that deep`;
+
+/** Whether `value` has arrays or objects nested more than `max` deep (walked without recursion). */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 interface AjvClass {

@@ -14,6 +14,12 @@ export interface Block {
   closed?: boolean;
 }
 
+/**
+ * Quotes inside quotes are read as quotes down to this depth; deeper `>` are text. Each level is
+ * read again from its lines (and drawn two columns narrower), so 10,000 levels ran out of stack.
+ */
+export const MAX_QUOTE_DEPTH = 32;
+
 export interface Fence {
   char: '`' | '~';
   length: number;

@@ -1,4 +1,4 @@
-import { parseBlocks } from './blocks.js';
+import { MAX_QUOTE_DEPTH, parseBlocks } from './blocks.js';
 
 /** A fenced code block of an answer, its text exactly as written (no fence, no colour, no wrapping). */
 interface CodeBlock {
@@ -11,11 +11,11 @@ interface CodeBlock {
 }
 
 /** The fenced code blocks of `markdown`, in order, including those inside quotes (the same blocks the screen draws as code). */
-export function codeBlocks(markdown: string): CodeBlock[] {
+export function codeBlocks(markdown: string, depth = 0): CodeBlock[] {
   const out: CodeBlock[] = [];
   for (const b of parseBlocks(markdown)) {
     if (b.kind === 'code') out.push({ lang: b.lang ?? '', code: b.lines.join('\n'), closed: b.closed !== false });
-    else if (b.kind === 'quote') out.push(...codeBlocks(b.lines.join('\n')));
+    else if (b.kind === 'quote' && depth < MAX_QUOTE_DEPTH) for (const c of codeBlocks(b.lines.join('\n'), depth + 1)) out.push(c);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { parseBlocks } from './blocks.js';
  * A code block is left as it is (an unclosed fence already renders as code), and so is a table.
  */
 export function closeCutMarkup(text: string): string {
-  const t = text.replace(/\s+$/, '');
+  const t = text.trimEnd(); // (not /\s+$/: tried from every space of a long run, that was quadratic)
   const last = parseBlocks(t)
     .filter((b) => b.kind !== 'blank')
     .at(-1);
@@ -19,7 +19,7 @@ export function closeCutMarkup(text: string): string {
   // What pairs up: a paragraph's (and a quote's) lines are joined; list items and headings render line by line.
   const scope = last.kind === 'para' || last.kind === 'quote' ? last.lines.join('\n') : last.lines.at(-1)!;
   // A marker with nothing after it ("see **"): what it would have marked never came.
-  return t.replace(/(^|\s)[*_~`]+$/, '$1').replace(/\s+$/, '') + closers(scope);
+  return t.replace(/(^|\s)[*_~`]+$/, '$1').trimEnd() + closers(scope);
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
@@ -29,25 +29,50 @@ const space = (c: string | undefined) => c === undefined || /\s/.test(c);
 function closers(s: string): string {
   // Escaped punctuation is text, not markup: keep its place, lose its meaning.
   let text = s.replace(/\\[!-/:-@[-`{-~]/g, 'xx');
-  // Code spans: a run of backticks closed by a run of the same length. One left open holds the rest.
+  // Code spans: a run of backticks closed by the next run of the same length. One left open holds
+  // the rest. (Runs are listed once and matched by length: searching the text again from each run,
+  // and rebuilding it after each span, was quadratic on a text of many backticks.)
   let code = '';
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== '`') {
-      i++;
-      continue;
-    }
-    const run = /^`+/.exec(text.slice(i))![0];
-    const close = new RegExp(`(?<!\`)${run}(?!\`)`, 'g');
-    close.lastIndex = i + run.length;
-    const m = close.exec(text);
-    if (!m) {
-      code = run;
-      text = text.slice(0, i);
+  const runs: Array<{ start: number; end: number }> = [];
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i)) {
+    let end = i + 1;
+    while (text[end] === '`') end++;
+    runs.push({ start: i, end });
+    i = end;
+  }
+  const byLength = new Map<number, number[]>();
+  runs.forEach((r, k) => {
+    const list = byLength.get(r.end - r.start) ?? [];
+    list.push(k);
+    byLength.set(r.end - r.start, list);
+  });
+  const next = new Map<number, number>(); // per length: where in its list to look next
+  const spans: Array<[number, number]> = [];
+  for (let k = 0; k < runs.length; ) {
+    const open = runs[k]!;
+    const len = open.end - open.start;
+    const list = byLength.get(len)!;
+    let at = next.get(len) ?? 0;
+    while (at < list.length && list[at]! <= k) at++;
+    next.set(len, at);
+    if (at >= list.length) {
+      code = '`'.repeat(len);
+      text = text.slice(0, open.start);
       break;
     }
-    const end = m.index + run.length;
-    text = text.slice(0, i) + 'x'.repeat(end - i) + text.slice(end);
-    i = end;
+    const close = runs[list[at]!]!;
+    spans.push([open.start, close.end]);
+    k = list[at]! + 1;
+  }
+  if (spans.length) {
+    let masked = '';
+    let last = 0;
+    for (const [s, e] of spans) {
+      if (s >= text.length) break;
+      masked += text.slice(last, s) + 'x'.repeat(e - s);
+      last = e;
+    }
+    text = masked + text.slice(last);
   }
   // Emphasis and strike, as the renderer pairs them (see ui/text/markdown-inline.ts).
   const open: string[] = [];

@@ -1,0 +1,124 @@
+/**
+ * The `pattern`s of a user's schema, checked when it is loaded. JavaScript matches a regular
+ * expression by backtracking: a group that repeats and holds a repeat of its own (`^(a+)+$`), or
+ * chooses between alternatives that can start alike (`^(a|a)*$`), tries every way of splitting a
+ * long string and never ends on some answers (the check runs on the main thread: not even SIGTERM
+ * gets through). Such a pattern is refused before anything is sent, with what to write instead.
+ * The check is deliberately simple and errs on the safe side: a repeated group holding any
+ * repeat is refused, even where a separator makes it safe (`^[a-z]+(?:-[a-z]+)*$`: write
+ * `^[a-z-]+$`); a schema pattern is rarely more than a shape check.
+ */
+
+interface Frame {
+  /** A repeat whose count can vary (`*`, `+`, `?`, `{1,3}`) somewhere inside. */
+  varies: boolean;
+  /** The first character of each alternative when it is a plain character, else null. */
+  firsts: Array<string | null | undefined>;
+}
+
+/** Why `source` can take exponential time, or undefined when it cannot by this check. */
+export function riskyPattern(source: string): string | undefined {
+  const stack: Frame[] = [{ varies: false, firsts: [undefined] }];
+  /** The atom a quantifier would apply to: a group (with what it holds) or a single character/class. */
+  let last: { group?: Frame } | undefined;
+  const first = (ch: string | null) => {
+    const f = stack[stack.length - 1]!;
+    if (f.firsts[f.firsts.length - 1] === undefined) f.firsts[f.firsts.length - 1] = ch;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      first(/[A-Za-z0-9]/.test(next) ? null : next);
+      i++;
+      last = {};
+      continue;
+    }
+    if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      i = j;
+      first(null);
+      last = {};
+      continue;
+    }
+    if (c === '(') {
+      first(null);
+      stack.push({ varies: false, firsts: [undefined] });
+      if (source[i + 1] === '?') {
+        // (?:  (?=  (?!  (?<=  (?<!  (?<name>
+        const m = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i + 1, i + 40));
+        if (m) i += m[0].length;
+      }
+      last = undefined;
+      continue;
+    }
+    if (c === ')') {
+      if (stack.length === 1) return undefined; // not a pattern ajv would compile; it says so itself
+      const group = stack.pop()!;
+      if (group.varies) stack[stack.length - 1]!.varies = true;
+      last = { group };
+      continue;
+    }
+    if (c === '|') {
+      stack[stack.length - 1]!.firsts.push(undefined);
+      last = undefined;
+      continue;
+    }
+    const q = quantifier(source, i);
+    if (q) {
+      const frame = stack[stack.length - 1]!;
+      if (q.max > 1 && last?.group) {
+        if (last.group.varies) return 'a repeated group holds a repeat of its own';
+        const firsts = last.group.firsts;
+        if (firsts.length > 1 && (firsts.some((f) => typeof f !== 'string') || new Set(firsts).size < firsts.length)) {
+          return 'a repeated group chooses between alternatives that can start alike';
+        }
+      }
+      if (q.min !== q.max) frame.varies = true;
+      i += q.length - 1;
+      last = undefined;
+      continue;
+    }
+    first(c === '.' || c === '^' || c === '$' ? null : c);
+    last = {};
+  }
+  return undefined;
+}
+
+function quantifier(source: string, i: number): { min: number; max: number; length: number } | undefined {
+  const c = source[i];
+  const lazy = (n: number) => (source[i + n] === '?' ? n + 1 : n);
+  if (c === '*') return { min: 0, max: Infinity, length: lazy(1) };
+  if (c === '+') return { min: 1, max: Infinity, length: lazy(1) };
+  if (c === '?') return { min: 0, max: 1, length: lazy(1) };
+  if (c !== '{') return undefined;
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 40));
+  if (!m) return undefined;
+  const min = Number(m[1]);
+  const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+  return { min, max, length: lazy(m[0].length) };
+}
+
+/** Every `pattern` and `patternProperties` name in a schema (not inside const, enum, default or examples, which are data). */
+export function schemaPatterns(schema: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [schema];
+  while (stack.length) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const v of node) stack.push(v);
+      continue;
+    }
+    for (const [key, v] of Object.entries(node as Record<string, unknown>)) {
+      if (key === 'const' || key === 'enum' || key === 'default' || key === 'examples') continue;
+      if (key === 'pattern' && typeof v === 'string') out.push(v);
+      if (key === 'patternProperties' && v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(...Object.keys(v));
+      stack.push(v);
+    }
+  }
+  return out;
+}
