@@ -166,7 +166,7 @@ function renderAscii(img: Pixels, columns = 32, maxRows = 16): Preview {
       const lum = (0.2126 * px[i]! + 0.7152 * px[i + 1]! + 0.0722 * px[i + 2]!) / 255;
       line += RAMP[Math.min(RAMP.length - 1, Math.floor(lum * RAMP.length))];
     }
-    lines.push(line.replace(/\s+$/, ''));
+    lines.push(line.trimEnd());
   }
   return { text: lines.join('\n') + '\n', protocol: 'ascii', rows };
 }
