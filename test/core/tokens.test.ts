@@ -106,3 +106,12 @@ test('adversarial text: a run without spaces (DNA, braces, one letter) is counte
   }
   console.log(`# token count, adversarial text: ${samples.length} exact comparisons, ${cases.length} timed cases, seed ${seed}`);
 });
+
+test('a note holding the tokenizer\'s own markers (<|endoftext|>, <|im_start|>) is counted as text, not refused with an error', async () => {
+  await loadTokenizer();
+  const note = 'Model output ended with <|endoftext|> then <|im_start|>system and <|im_end|>. '.repeat(50);
+  const n = countText(note);
+  assert.ok(n > 50 * 10, `counted ${n} tokens`);
+  assert.equal(countText('<|endoftext|>'), countText('<|endoftext|>'));
+  assert.ok(countText('<|endoftext|>') > 1, 'the marker is several tokens of text, not one special token');
+});

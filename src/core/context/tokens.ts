@@ -20,7 +20,10 @@ let loading: Promise<void> | undefined;
 /** Load the o200k tokenizer (once). Call before counting when exact numbers matter. */
 export function loadTokenizer(): Promise<void> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
-    encoder = m.countTokens;
+    // `<|endoftext|>` in a note is text like any other (the service reads it so too); by default
+    // the tokenizer throws on it ("Disallowed special token"), which ended medchat.
+    const asText = { disallowedSpecial: new Set<string>() };
+    encoder = (text) => m.countTokens(text, asText);
   });
   return loading;
 }
