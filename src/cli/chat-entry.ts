@@ -3,7 +3,7 @@ import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from '../core/config/config-store.js';
 import { usageError } from '../core/errors.js';
 import { resolveSettings, type Settings } from '../core/config/settings.js';
-import { stdinLimitFor } from '../core/io/stdin.js';
+import { MAX_INPUT_BYTES } from '../core/io/stdin.js';
 import { plannerForFlags } from '../core/request/request-plan.js';
 import { currentRoleSettings } from '../core/request/roles/active.js';
 import { runOneShot } from './oneshot.js';
@@ -41,7 +41,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
   // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
   const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
-  const question = await readQuestion(entry, { maxBytes: stdinLimitFor(settings.contextWindow), role: role?.name });
+  const question = await readQuestion(entry, { maxBytes: MAX_INPUT_BYTES, role: role?.name });
   const plan = planner.plan(question);
   return runOneShot(
     settings,

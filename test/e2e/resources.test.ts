@@ -87,6 +87,23 @@ describe('peak memory stays under 200 MB on endless or huge input', { skip: !can
     assertEndedWell(r, [1]);
   });
 
+  test('with context-window at its largest (1M tokens), a 16 MB stdin is still refused at 2 MB (it took 480 MB when the bound grew with the window)', async () => {
+    const h = home();
+    const set = await runWatched(['config', 'set', 'context-window', '1048576'], { baseUrl: server.url + '/small-answer', home: h, timeoutMs: 10_000 });
+    assert.equal(set.code, 0, set.stderr);
+    const r = await runWatched(['-p', 'summarise'], {
+      baseUrl: server.url + '/small-answer',
+      home: h,
+      env: { NO_COLOR: '1' },
+      stdin: Buffer.alloc(16 * 1024 * 1024, 'Patient stable, observe. '),
+      timeoutMs: 10_000,
+      killAboveKb: KILL_KB,
+    });
+    memory(r);
+    assertEndedWell(r, [2]);
+    assert.match(r.stderr, /^medchat: stdin is larger than 2 MB/m);
+  });
+
   test('a 50 MB stdin is refused, and not written into the session', async () => {
     const h = home();
     const r = await runWatched(['-p', 'summarise'], {

@@ -15,7 +15,7 @@ import { rolesDir } from '../../core/request/roles/store.js';
 import { resolveSettings, type FlagValues } from '../../core/config/settings.js';
 import { describeCounts } from '../../core/privacy/kinds.js';
 import { exitCodeForSignal, onStopSignals, type StopSignal } from '../../core/io/signals.js';
-import { stdinLimitFor } from '../../core/io/stdin.js';
+import { MAX_INPUT_BYTES } from '../../core/io/stdin.js';
 import { colourAllowed, isTty, red, yellow } from '../../core/io/terminal.js';
 import { AnswersFile } from '../../core/batch/answers-file.js';
 import { BatchInput } from '../../core/batch/input.js';
@@ -116,7 +116,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
           onStop(signal);
         });
   try {
-    input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: stdinLimitFor(settings.contextWindow), stdin: io.stdin });
+    input = await BatchInput.open(source, { mode: o.lines ? 'lines' : 'jsonl', maxLineBytes: MAX_INPUT_BYTES, stdin: io.stdin });
     const scan = await input.scan();
     if (scan.problemCount) {
       for (const p of scan.problems) say(`  ${input.name} ${sanitizeLine(p)}`);

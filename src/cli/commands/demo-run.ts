@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Settings } from '../../core/config/settings.js';
 import { composeQuestion } from '../../core/request/inputs/blocks.js';
-import { stdinLimitFor } from '../../core/io/stdin.js';
+import { MAX_INPUT_BYTES } from '../../core/io/stdin.js';
 import { decideEntry, readQuestion } from '../entry-decision.js';
 import { runOneShot } from '../oneshot.js';
 import { samplePng } from '../../demo/demo-retexture.js';
@@ -59,7 +59,7 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
       return await runInteractive(settings, { incognito: true, demo: true });
     }
     // Read and composed as `medchat` does it: files, then piped text, then the question.
-    const question = await readQuestion(entry, { maxBytes: stdinLimitFor(settings.contextWindow) });
+    const question = await readQuestion(entry, { maxBytes: MAX_INPUT_BYTES });
     return await runOneShot(
       settings,
       { userText: composeQuestion(question), stream: true, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning },

@@ -4,7 +4,7 @@ import { PrivacyGuard } from '../../core/privacy/guard.js';
 import { countByKind, describeCounts } from '../../core/privacy/kinds.js';
 import { findingLines, lineCol } from '../../core/privacy/report.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
-import { MIN_STDIN_BYTES, readStdinText } from '../../core/io/stdin.js';
+import { MAX_INPUT_BYTES, readStdinText } from '../../core/io/stdin.js';
 import { isTty } from '../../core/io/terminal.js';
 import { readTextFileBounded } from '../../core/io/bounded-read.js';
 
@@ -14,7 +14,7 @@ const MAX_FILE_BYTES = 16 * 1024 * 1024;
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
   if (file === undefined || file === '-') {
     if (isTty(process.stdin)) throw usageError('nothing to check: name a file, or pipe text in (e.g. medchat privacy check < note.txt)');
-    return { text: await readStdinText(process.stdin, Math.max(MIN_STDIN_BYTES, MAX_FILE_BYTES)), name: '-' };
+    return { text: await readStdinText(process.stdin, Math.max(MAX_INPUT_BYTES, MAX_FILE_BYTES)), name: '-' };
   }
   const text = readTextFileBounded(file, { maxBytes: MAX_FILE_BYTES, what: file, tooBigHint: 'check a smaller part of it' });
   return { text, name: file };

@@ -11,7 +11,7 @@ import { describeServiceError } from './service-errors.js';
 import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
 import type { Settings } from '../config/settings.js';
 import { ThinkTagSplitter } from './think-tags.js';
-import { stdinLimitFor } from '../io/stdin.js';
+import { MAX_INPUT_BYTES } from '../io/stdin.js';
 import { formatBytes } from '../io/bounded-read.js';
 import { formatWindow } from '../text/format.js';
 import { STREAM_LIMITS, WHOLE_ANSWER_LIMITS, WireMonitor, type WireLimits } from './wire-monitor.js';
@@ -30,7 +30,7 @@ const DEFAULT_WINDOW = 131_072;
 
 /**
  * The longest answer medchat reads, content and reasoning together, in characters (each at
- * least one byte): 16 for each token of the context window, as for stdin (2 MB for 128k), which
+ * least one byte): 16 for each token of the context window (2 MB for 128k, as for stdin), which
  * no model can write in one answer (text runs at 3-5 bytes a token, and the window holds the
  * question too). A service that goes on past it is stopped there: what arrived is kept, and the
  * answer is cut off (exit 4). Never more than 4 MB, whatever the window (a million tokens' worth:
@@ -38,7 +38,7 @@ const DEFAULT_WINDOW = 131_072;
  * peaks at about 100 MB at 4 MB, 140 MB at 8 MB, 205 MB at 16 MB (test/e2e/resources.test.ts).
  */
 export function answerLimitFor(contextWindow: number | undefined): number {
-  return Math.min(stdinLimitFor(contextWindow ?? DEFAULT_WINDOW), ANSWER_CEILING);
+  return Math.min(Math.max(MAX_INPUT_BYTES, Math.floor(contextWindow ?? DEFAULT_WINDOW) * 16), ANSWER_CEILING);
 }
 const ANSWER_CEILING = 4 * 1024 * 1024;
 

@@ -2,22 +2,19 @@ import { usageError } from '../errors.js';
 import { decodeText, readStreamBounded } from './bounded-read.js';
 
 /**
- * The most stdin one-shot mode reads: 16 bytes for each token of the context window (2 MB for
- * 128k tokens), three to five times what the window can take (text runs at 3–5 bytes a token),
- * and small enough that reading and counting it keeps medchat's peak memory under 200 MB.
+ * The most text one input may hold (stdin, a `-f` file, a batch line): 2 MB, 16 bytes for each
+ * token of the service's 128k window, three to five times what it can take (text runs at 3–5
+ * bytes a token). A larger `context-window` (up to 1M) does not raise it: reading, checking and
+ * counting 2 MB already peaks at 165–195 MB (the o200k tokenizer's tables alone take ~75 MB), and
+ * 4 MB passed 200 MB (16 MB, what 16 bytes a token of 1M would allow, took 480 MB).
  */
-const STDIN_BYTES_PER_TOKEN = 16;
-export const MIN_STDIN_BYTES = 2 * 1024 * 1024;
-
-export function stdinLimitFor(contextWindow: number): number {
-  return Math.max(MIN_STDIN_BYTES, Math.floor(contextWindow) * STDIN_BYTES_PER_TOKEN);
-}
+export const MAX_INPUT_BYTES = 2 * 1024 * 1024;
 
 /**
  * Read all of stdin as UTF-8 text, at most `maxBytes`: past that it is refused at once, without
  * reading (or holding) more. Binary data is refused with a clear message (nothing is sent).
  */
-export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MIN_STDIN_BYTES): Promise<string> {
+export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MAX_INPUT_BYTES): Promise<string> {
   const bytes = await readStreamBounded(stream, maxBytes, () =>
     usageError(
       `stdin is larger than ${formatBytes(maxBytes)}, more than the model's context window can hold; send a smaller part of it (e.g. head -c 400000 file | medchat "…")`,
