@@ -10,19 +10,13 @@ import type { FileOps } from '../../src/core/io/file-ops.js';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { FaultyFileOps, SEED } from '../support/faulty-fs.js';
 import { tempDir } from '../support/temp.js';
+import { capture } from '../support/capture.js';
 
 let double: ServiceDouble;
 before(async () => {
   double = await startServiceDouble({ latencyMs: 5 });
 });
 after(() => double.close());
-
-function capture(): NodeJS.WriteStream & { text: () => string } {
-  const s = new PassThrough();
-  let text = '';
-  s.on('data', (c) => (text += c));
-  return Object.assign(s as unknown as NodeJS.WriteStream, { text: () => text });
-}
 
 async function batch(dir: string, args: { input: string; flags: BatchFlags; ops?: FileOps }) {
   const stdout = capture();

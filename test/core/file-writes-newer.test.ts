@@ -19,6 +19,7 @@ import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-s
 import { FaultyFileOps, SEED, describe as describeFault, faultCases, leftovers } from '../support/faulty-fs.js';
 import { answerLinesProblems, keyProblems, stderrProblems } from '../support/invariants.js';
 import { tempDir } from '../support/temp.js';
+import { capture } from '../support/capture.js';
 
 const KEY = 'sk-QvX7mK2pRRw9LbZ4';
 let double: ServiceDouble;
@@ -26,13 +27,6 @@ before(async () => {
   double = await startServiceDouble();
 });
 after(() => double.close());
-
-function capture(): NodeJS.WriteStream & { text: () => string } {
-  const s = new PassThrough();
-  let text = '';
-  s.on('data', (c) => (text += c));
-  return Object.assign(s as unknown as NodeJS.WriteStream, { text: () => text });
-}
 
 async function batch(dir: string, input: string, flags: BatchFlags, ops?: FileOps) {
   const stdout = capture();

@@ -1,6 +1,7 @@
 import { describeCounts, type Finding } from './kinds.js';
 import type { Outgoing } from './guard.js';
 import type { PutBack } from './restore.js';
+import { LineIndex } from '../text/line-index.js';
 
 /** The guard's words: the stderr lines of one-shot and batch, and `medchat privacy check`'s listing. */
 
@@ -22,26 +23,13 @@ export function putBackLine(putBack: readonly PutBack[]): string | undefined {
   return `privacy: put back in the answer: ${list}`;
 }
 
-/** The line breaks of the text lineCol was last asked about (it is asked once per finding: counting them again each time was quadratic). */
-let lines: { text: string; breaks: number[] } | undefined;
+/** The lines of the text lineCol was last asked about (it is asked once per finding). */
+let lines: LineIndex | undefined;
 
 /** 1-based line and column of an offset. */
 export function lineCol(text: string, offset: number): { line: number; col: number } {
-  if (lines?.text !== text) {
-    const breaks: number[] = [];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
-    lines = { text, breaks };
-  }
-  const { breaks } = lines;
-  // How many breaks come before the offset.
-  let lo = 0;
-  let hi = breaks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (breaks[mid]! < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return { line: lo + 1, col: offset - (lo > 0 ? breaks[lo - 1]! : -1) };
+  if (lines?.text !== text) lines = new LineIndex(text);
+  return lines.lineCol(offset);
 }
 
 /** `privacy check`'s text: one line a finding ("12:5  NAME  Margaret Ellison"), then the counts. */

@@ -1,5 +1,6 @@
 import type { Finding } from '../kinds.js';
 import { NOT_TOWN } from './words.js';
+import { LineIndex } from '../../text/line-index.js';
 
 /**
  * Street addresses (a number, street words and a street type: 22 Willow Crescent, 3920 Peachtree
@@ -97,27 +98,6 @@ function zhAddresses(text: string): Array<{ start: number; end: number }> {
   return out;
 }
 
-/**
- * The [start, end) of the line holding each index, by a binary search over the text's line breaks
- * found once (searching back and forth from every match was quadratic on a long line of postcodes).
- */
-function lineIndex(text: string): (at: number) => [number, number] {
-  const breaks: number[] = [];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
-  return (at) => {
-    // The first break at or after `at` ends the line; the one before it starts it.
-    let lo = 0;
-    let hi = breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (breaks[mid]! < at) lo = mid + 1;
-      else hi = mid;
-    }
-    const s = lo > 0 ? breaks[lo - 1]! + 1 : 0;
-    return [s, lo < breaks.length ? breaks[lo]! : text.length];
-  };
-}
-
 /** What comes before a street or postcode on its line is read from at most this many characters back (the patterns anchored at its end are tried from every start). */
 const BEFORE_WINDOW = 200;
 
@@ -152,7 +132,8 @@ const MAY_HOLD_ADDRESS = /[0-9\u4e00-\u9fff]/;
 export function findAddresses(text: string): Finding[] {
   if (!MAY_HOLD_ADDRESS.test(text)) return [];
   const out: Finding[] = [];
-  const lineBounds = lineIndex(text);
+  const lines = new LineIndex(text);
+  const lineBounds = (at: number) => lines.bounds(at);
   const add = (start: number, end: number, rule: string) => {
     const t = text.slice(start, end).replace(/[\s,]+$/, '');
     if (t.trim()) out.push({ kind: 'ADDRESS', start, end: start + t.length, text: t, rule });
