@@ -7,11 +7,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { filesUnder, runCli, tempHome } from '../support/cli.js';
 import { keyRunIn, runSeed } from '../support/key-runs.js';
 import { seededRandom } from '../support/prng.js';
+import { TEST_KEY } from '../support/cli.js';
+import { sendEndless, startHostileServer, type HostileServer } from '../support/hostile-server.js';
+import { keyLeaks, stderrProblems } from '../support/invariants.js';
+import { canWatchMemory, mb, runWatched, type WatchedRun } from '../support/rss.js';
 
 let double: ServiceDouble;
 const homes: string[] = [];
@@ -129,4 +133,66 @@ test(`echoed keys never show a run of 8 characters anywhere (${CASES} seeded cas
     ran++;
   }
   process.stdout.write(`# secrets invariant: ${ran} seeded cases (seed ${seed})\n`);
+});
+
+/**
+ * Answers that never end, against the redactor and the restorer (issue 21): the key echoed back to
+ * back in ordinary events, cut where the key is not (7 characters an event), is masked as it
+ * streams; medchat reaches the 2 MB cap and exits 4 with one mask on stdout, under 200 MB. Each
+ * piece costs what any other costs, so it ends well within the bound (it used to re-read 64 KB
+ * held back for each piece: no output after 30 s). And redact mode keeps the answer put back as
+ * one copy: its peak on an endless answer stays near the other modes'.
+ */
+describe('endless answers through the key redactor and the restorer', { skip: !canWatchMemory && 'needs /proc (Linux)', concurrency: 2 }, () => {
+  const CUT_LINE = /^medchat: the answer passed 2\.0 MB, more than a model with a 128k-token context window can write; stopped reading, the answer is incomplete$/m;
+  let server: HostileServer;
+  const event = (content: string) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+  before(async () => {
+    server = await startHostileServer();
+    const sse = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n';
+    // The key 7 times over in 7-character events: a cycle that cuts the key at every place.
+    const keys = TEST_KEY.repeat(7);
+    const echo = Array.from({ length: keys.length / 7 }, (_, i) => event(keys.slice(i * 7, i * 7 + 7))).join('');
+    server.route('/endless-key/', (_req, s) => sendEndless(s, sse + event(''), echo.repeat(16)));
+    // One character an event, the most pieces for the bytes: the answer put back grew a node a piece (some 20 MB more).
+    server.route('/endless-letters/', (_req, s) => sendEndless(s, sse + event(''), event('a').repeat(512)));
+  });
+  after(() => server?.close());
+
+  const watch = (args: string[], route: string, h: string) =>
+    runWatched(args, { baseUrl: server.url + route, home: h, env: { NO_COLOR: '1' }, timeoutMs: 90_000, killAboveKb: 400 * 1024 });
+  const said = (r: WatchedRun) => `exit ${r.code} after ${r.elapsedMs} ms, peak ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), ${r.stdoutBytes} bytes on stdout; stderr ${JSON.stringify(r.stderr.slice(-300))}`;
+
+  test('one-shot, the key echoed back to back without end: exit 4 at the cap, one mask on stdout, nothing of the key saved, under 200 MB', async (t) => {
+    const h = tempHome();
+    homes.push(h);
+    const r = await watch(['-p', 'q'], '/endless-key', h);
+    t.diagnostic(`endless key echo: ${said(r)}`);
+    assert.ok(!r.killed, `medchat had to be killed: ${said(r)}`);
+    // "Ends at all": linear work takes a few seconds here; the old re-reading took minutes.
+    assert.ok(r.elapsedMs < 60_000, said(r));
+    assert.equal(r.code, 4, said(r));
+    assert.match(r.stderr, CUT_LINE, said(r));
+    assert.deepEqual(stderrProblems(r.stderr, 4), [], said(r));
+    assert.equal(r.stdout.trim(), 'sk-…a1b2', `stdout: ${JSON.stringify(r.stdout.slice(0, 200))}`);
+    assert.ok(r.peakRssKb < 200 * 1024 && r.hwmKb < 200 * 1024, said(r));
+    const files = filesUnder(h).map((f) => fs.readFileSync(f, 'utf8'));
+    assert.ok(files.length > 0, 'the conversation was not saved');
+    for (const f of files) assert.deepEqual(keyLeaks(f), []);
+    const session = files.map((f) => JSON.parse(f)).find((j) => Array.isArray(j?.turns));
+    assert.equal(session?.turns.at(-1).answer, 'sk-…a1b2', 'the saved answer is the mask');
+  });
+
+  test('--privacy redact on an endless answer of one-character events: peak under 112 MB (the answer put back is one copy)', async (t) => {
+    const h = tempHome();
+    homes.push(h);
+    const r = await watch(['--privacy', 'redact', '-p', 'Patient: John Smith, MRN 12345678. Summarise.'], '/endless-letters', h);
+    t.diagnostic(`--privacy redact, endless one-character events: ${said(r)}`);
+    assert.ok(!r.killed, said(r));
+    // A million events: the 64 MB a stream may bring runs out before the 2 MB an answer may hold (exit 1), or the cap (exit 4).
+    assert.ok(r.code === 1 || r.code === 4, said(r));
+    assert.ok(r.stdoutBytes > 500_000 && /^a+\n?$/.test(r.stdout), said(r));
+    // Other modes peak at 80-100 MB here; redact mode was 117-127 MB, now 98-105 MB.
+    assert.ok(r.peakRssKb < 112 * 1024 && r.hwmKb < 112 * 1024, said(r));
+  });
 });

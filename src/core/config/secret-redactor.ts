@@ -144,17 +144,22 @@ function findRuns(text: string): Run[] {
   return runs;
 }
 
-/** `text` up to `upTo` with `runs` masked; `shown` is what was shown just before `text` (a stream's earlier pieces). */
-function applyRuns(text: string, runs: readonly Run[], upTo = text.length, shown = ''): string {
-  let out = '';
+/** `text` with `runs` masked (each mask shaped by what is shown before it, kept as its last few characters: no copy of what is built). */
+function applyRuns(text: string, runs: readonly Run[]): string {
+  const out: string[] = [];
+  let shown = '';
+  const give = (piece: string) => {
+    out.push(piece);
+    shown = piece.length >= RUN_LENGTH - 1 ? piece.slice(-(RUN_LENGTH - 1)) : (shown + piece).slice(-(RUN_LENGTH - 1));
+  };
   let at = 0;
   for (const r of runs) {
-    if (r.start >= upTo) break;
-    out += text.slice(at, r.start);
-    out += placedMask(r.mask, shown + out, text.slice(r.end, r.end + RUN_LENGTH - 1));
+    if (r.start > at) give(text.slice(at, r.start));
+    give(placedMask(r.mask, shown, text.slice(r.end, r.end + RUN_LENGTH - 1)));
     at = r.end;
   }
-  return out + text.slice(at, upTo);
+  out.push(text.slice(at));
+  return out.join('');
 }
 
 /**
@@ -229,62 +234,142 @@ function couldStartRun(tail: string): boolean {
 
 /**
  * Redacts a text that arrives in pieces (an answer streamed chunk by chunk), so that the pieces it
- * gives out, joined, equal `redact` of the whole text. It holds back only what could still turn
- * out to be part of a key: the end of the text when that end is a piece of a key, or a run that
- * reaches the end (it may go on). `end()` gives out the rest.
+ * gives out, joined, equal `redact` of the whole text. Each position is looked at once, as soon as
+ * every window starting there can be told, and only the last few characters (RUN_LENGTH - 1 at
+ * most) are held back: a run of a key is masked as it goes, the start of its mask (`sk-…`) given
+ * out where the run starts, its characters dropped however long it goes on, and the end of its mask
+ * (`a1b2`) given out once the text after the run shows whether it may be (see placedMask). So an
+ * answer that echoes the key over and over costs what any other answer costs, and nothing long is
+ * held. `end()` gives out the rest.
  */
 export class StreamRedactor {
-  private pending = '';
-  /** What was given out last (at least its last RUN_LENGTH - 1 characters). */
+  /** Text not yet given out nor dropped (positions below count from its start). */
+  private held = '';
+  /** The first position of `held` whose windows are not looked at yet. */
+  private scan = 0;
+  /** The run being masked: the start of its mask given out, its characters dropped; it ends at `end` unless a window goes on. */
+  private run: { end: number; mask: string } | undefined;
+  /** A run that ended at `at` (the start of `held`), the end of whose mask is not given out yet. */
+  private closing: { at: number; mask: string } | undefined;
+  /** The last RUN_LENGTH - 1 characters given out: a mask placed next to them is shaped by them. */
   private shown = '';
-  /** Held text beyond this many characters is given out even if a run might go on (bounds memory). */
-  static readonly MAX_HELD = 64 * 1024;
+  private out: string[] = [];
 
   push(chunk: string): string {
     if (forms.length === 0) {
-      const out = this.pending + chunk;
-      this.pending = '';
+      const out = this.held + chunk;
+      this.held = '';
       return out;
     }
-    const text = this.pending + chunk;
-    if (!mayHoldKey(text)) {
+    const text = this.held + chunk;
+    if (!this.run && !this.closing && !mayHoldKey(text)) {
       // No window of a key anywhere (the usual case): nothing to mask. Hold back only an end that
       // could start one, the longest such (if an end can, so can every shorter end of it).
       let keep = 0;
       while (keep < stretchAtEnd && keep < RUN_LENGTH - 1 && couldStartRun(text.slice(text.length - keep - 1))) keep++;
-      this.pending = keep === 0 ? '' : text.slice(text.length - keep);
+      this.held = keep === 0 ? '' : text.slice(text.length - keep);
+      this.scan = 0;
       const out = keep === 0 ? text : text.slice(0, text.length - keep);
       this.saw(out);
       return out;
     }
-    const runs = findRuns(text);
-    let cut = text.length;
-    for (let k = 1; k < RUN_LENGTH && k <= text.length; k++) {
-      if (couldStartRun(text.slice(text.length - k))) cut = text.length - k;
-    }
-    // A run that reaches what is held may go on, and one whose mask's shape depends on what comes next (see
-    // placedMask) is not decided yet: either is held whole.
-    const last = runs.at(-1);
-    if (last && (last.end >= cut || mayJoinLater(last.mask, text.slice(last.end)))) cut = last.start;
-    if (text.length - cut > StreamRedactor.MAX_HELD) cut = text.length;
-    const done = runs.filter((r) => r.start < cut);
-    const out = applyRuns(text, done, cut, this.shown);
-    this.pending = text.slice(cut);
-    this.saw(out);
-    return out;
+    return this.step(text, false);
   }
 
   end(): string {
-    if (!this.pending) return '';
-    const out = forms.length === 0 ? this.pending : applyRuns(this.pending, findRuns(this.pending), this.pending.length, this.shown);
-    this.pending = '';
-    this.saw(out);
+    if (forms.length === 0 || (!this.held && !this.run && !this.closing)) {
+      const out = this.held;
+      this.held = '';
+      return out;
+    }
+    return this.step(this.held, true);
+  }
+
+  /** Looks at each position of `text` from `scan` on, as far as they can be told (to the end when `final`); gives out what is decided. */
+  private step(text: string, final: boolean): string {
+    const n = text.length;
+    const folded = /[A-Z]/.test(text) ? fold(text) : text;
+    // ok[j]: how many characters up to j could all be in one window (each character, and each pair of neighbours, in some form).
+    const ok = new Int32Array(n);
+    for (let j = 0, streak = 0, prev = 0; j < n; j++) {
+      const c = folded.charCodeAt(j);
+      if (c < 128 ? asciiKeyChars[c] === 0 : !keyChars.has(c)) streak = 0;
+      else if (streak > 0 && (prev < 128 && c < 128 ? asciiPairs[(prev << 7) | c] === 1 : otherPairs.has(prev * 0x10000 + c))) streak++;
+      else streak = 1;
+      ok[j] = streak;
+      prev = c;
+    }
+    let done = 0; // text before it is given out or dropped
+    let i = this.scan;
+    for (; i < n; i++) {
+      if (this.closing) this.closeMask(text, final);
+      // Every window starting at i must be told: one the end of the text cuts short could still become one.
+      if (!final && i + RUN_LENGTH > n && ok[n - 1]! >= n - i) {
+        const rest = folded.slice(i);
+        if (forms.some((f) => i + f.size > n && f.text.includes(rest))) break;
+      }
+      for (const f of forms) {
+        const end = i + f.size;
+        if (end > n || ok[end - 1]! < f.size || !f.windows.has(folded.slice(i, end))) continue;
+        if (this.run && i <= this.run.end) {
+          this.run.end = Math.max(this.run.end, end);
+          continue;
+        }
+        // A new run. The mask of the one before is decided by now: a window holds RUN_LENGTH - 1 characters after it.
+        if (this.closing) this.closeMask(text, true);
+        if (i > done) this.give(text.slice(done, i));
+        const head = f.mask.slice(0, f.mask.indexOf('…'));
+        this.give((joinsWindow(this.shown, head) ? '' : head) + '…');
+        this.run = { end, mask: f.mask };
+        done = i;
+      }
+      if (this.run && i >= this.run.end) {
+        // No window goes on from the run's end: the run is over, its characters dropped.
+        this.closing = { at: this.run.end, mask: this.run.mask };
+        done = this.run.end;
+        this.run = undefined;
+      }
+    }
+    if (final && this.run) {
+      this.closing = { at: this.run.end, mask: this.run.mask };
+      done = this.run.end;
+      this.run = undefined;
+    }
+    if (this.closing) this.closeMask(text, final);
+    // Keep what is not decided: from the run's last looked-at position, from a mask's end not given out, or from `i`.
+    const keepFrom = this.run ? i : this.closing ? this.closing.at : i;
+    if (!this.run && keepFrom > done) this.give(text.slice(done, keepFrom));
+    if (this.run) this.run.end -= keepFrom;
+    if (this.closing) this.closing.at -= keepFrom;
+    this.held = final ? '' : text.slice(keepFrom);
+    this.scan = final ? 0 : i - keepFrom;
+    if (final) this.run = this.closing = undefined;
+    const out = this.out.length === 1 ? this.out[0]! : this.out.join('');
+    this.out = [];
     return out;
+  }
+
+  /** Gives out the end of the mask of the run that ended (or leaves it out), once the text after it decides which. */
+  private closeMask(text: string, final: boolean): void {
+    const { at, mask } = this.closing!;
+    const tail = mask.slice(mask.indexOf('…') + 1);
+    const after = text.slice(at, at + RUN_LENGTH - 1);
+    if (joinsWindow(tail, after)) this.closing = undefined;
+    else if (final || after.length >= RUN_LENGTH - 1 || !mayJoinLater(mask, after)) {
+      this.give(tail);
+      this.closing = undefined;
+    }
+  }
+
+  private give(piece: string): void {
+    if (!piece) return;
+    this.out.push(piece);
+    this.saw(piece);
   }
 
   /** Keep the last few characters given out: a mask placed next to them is shaped by them (see placedMask). */
   private saw(out: string): void {
-    if (out.length >= RUN_LENGTH - 1) this.shown = out;
+    if (out.length >= RUN_LENGTH - 1) this.shown = out.slice(-(RUN_LENGTH - 1));
     else if (out) this.shown = (this.shown + out).slice(-(RUN_LENGTH - 1));
   }
 }

@@ -67,8 +67,20 @@ export class StreamRestorer {
   ) {}
 
   push(chunk: string): string {
+    if (this.shift) {
+      // Only the new piece is searched for a line's end: what is held has none (a line without
+      // end is held whole, but each character is looked at once).
+      const nl = chunk.lastIndexOf('\n');
+      if (nl < 0) {
+        this.held += chunk;
+        return '';
+      }
+      const line = this.held + chunk.slice(0, nl + 1);
+      this.held = chunk.slice(nl + 1);
+      return this.run(line);
+    }
     const text = this.held + chunk;
-    const cut = this.shift ? text.lastIndexOf('\n') + 1 : safeCut(text);
+    const cut = safeCut(text);
     this.held = text.slice(cut);
     return this.run(text.slice(0, cut));
   }

@@ -17,6 +17,7 @@ import type { PrivacyChoice } from './choice.js';
 import { PrivacyGuard, guardOutgoing, type Outgoing, type PrivacyMode } from './guard.js';
 import type { Mark, PutBack } from './restore.js';
 import { outgoingLine, putBackLine } from './report.js';
+import { GrowingText } from '../text/rope.js';
 
 export interface GuardedQuestion extends Outgoing {
   /** The one stderr line (without "medchat: "), or undefined when nothing was found. */
@@ -88,7 +89,8 @@ export class SessionPrivacy {
 class AnswerRestorer {
   private readonly shown;
   private readonly kept;
-  plain = '';
+  /** The plain text so far, a piece a push: one copy, not a node per piece (rope.ts). */
+  private readonly text = new GrowingText();
 
   constructor(
     guard: PrivacyGuard,
@@ -102,14 +104,19 @@ class AnswerRestorer {
   /** One piece of the answer in; what to show and what to keep of it now (either may be held back). */
   push(chunk: string): { shown: string; plain: string } {
     const plain = this.kept.push(chunk);
-    this.plain += plain;
+    if (plain) this.text.add(plain);
     return { shown: this.shown.push(this.prepare(chunk)), plain };
   }
 
   end(): { shown: string; plain: string } {
     const plain = this.kept.end();
-    this.plain += plain;
+    if (plain) this.text.add(plain);
     return { shown: this.shown.end(), plain };
+  }
+
+  /** The answer with every value put back, unmarked: to keep and to print as JSON. */
+  get plain(): string {
+    return this.text.text;
   }
 
   get putBack(): PutBack[] {

@@ -23,6 +23,11 @@ export class GrowingText {
     this.head = start;
   }
 
+  /** The text so far. */
+  get text(): string {
+    return this.tail ? this.head + this.tail : this.head;
+  }
+
   /** The text with `piece` added. */
   add(piece: string): string {
     this.tail += piece;
