@@ -21,8 +21,11 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
     let lastFlush = 0;
     let change: Change | undefined = 'any';
     let given = controller.snapshot();
+    /** How many printed items React was given or the drawing printed. */
+    let taken = given.items.length;
     const render = () => {
       given = controller.snapshot();
+      taken = given.items.length;
       setSnap(given);
     };
     const flush = () => {
@@ -34,10 +37,10 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
       // still to print could end up below a paragraph printed here).
       if (!drawing || c === 'any' || rendered.current !== given) return render();
       if (c === 'paragraphs') {
-        const now = controller.snapshot();
-        if (!drawing.print(now.items.slice(given.items.length))) return render();
-        given = now;
-        rendered.current = now; // React has nothing more to print for these
+        // Only the new items: no snapshot (a copy of every item printed) for a frame that prints a paragraph.
+        const items = controller.printedSince(taken);
+        if (!drawing.print(items)) return render();
+        taken += items.length; // React has nothing more to print for these
       }
       drawing.repaint();
     };
