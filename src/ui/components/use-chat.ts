@@ -28,6 +28,19 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
       taken = given.items.length;
       setSnap(given);
     };
+    /**
+     * Print the answer paragraphs printed since `taken` (up to the first other item) through the
+     * drawing; true when that was all there was to print.
+     */
+    const printAnswers = () => {
+      const items = controller.printedSince(taken);
+      const n = items.findIndex((i) => i.kind !== 'answer');
+      const answers = n < 0 ? items : items.slice(0, n);
+      if (!answers.length) return items.length === 0;
+      if (!drawing!.print(answers)) return false;
+      taken += answers.length; // React has nothing more to print for these
+      return answers.length === items.length;
+    };
     const flush = () => {
       timer = undefined;
       lastFlush = Date.now();
@@ -35,13 +48,16 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
       change = undefined;
       // Drawn directly only once React has rendered what it was last given (so nothing it is
       // still to print could end up below a paragraph printed here).
-      if (!drawing || c === 'any' || rendered.current !== given) return render();
-      if (c === 'paragraphs') {
-        // Only the new items: no snapshot (a copy of every item printed) for a frame that prints a paragraph.
-        const items = controller.printedSince(taken);
-        if (!drawing.print(items)) return render();
-        taken += items.length; // React has nothing more to print for these
+      if (!drawing || rendered.current !== given) return render();
+      if (c === 'any') {
+        // An answer's last paragraphs (all of a line that never broke) are printed here too, before
+        // Ink renders the rest: Ink lays out what it prints a character at a time (1 KB or so
+        // each), 2 GB for a 2 MB answer.
+        printAnswers();
+        return render();
       }
+      // Only the new items: no snapshot (a copy of every item printed) for a frame that prints a paragraph.
+      if (c === 'paragraphs' && !printAnswers()) return render();
       drawing.repaint();
     };
     const unsubscribe = controller.subscribe((c) => {
