@@ -4,6 +4,8 @@ import type { LiveDrawing } from '../frames/live-drawing.js';
 
 /** At most one redraw per this many milliseconds while an answer streams (30 to 60 reads as smooth). */
 const FRAME_MS = 60;
+/** Answer text (characters) from which the frame writer, not Ink, prints it when the answer ends. */
+const LONG_ANSWER = 16_384;
 
 /**
  * The only bridge between the chat controller (which consumes core's stream events) and React:
@@ -30,13 +32,14 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
     };
     /**
      * Print the answer paragraphs printed since `taken` (up to the first other item) through the
-     * drawing; true when that was all there was to print.
+     * drawing (`atLeast`: only if they hold that many characters); true when that was all there was to print.
      */
-    const printAnswers = () => {
+    const printAnswers = (atLeast = 0) => {
       const items = controller.printedSince(taken);
       const n = items.findIndex((i) => i.kind !== 'answer');
       const answers = n < 0 ? items : items.slice(0, n);
       if (!answers.length) return items.length === 0;
+      if (atLeast && answers.reduce((sum, i) => sum + (i.kind === 'answer' ? i.text.length : 0), 0) < atLeast) return false;
       if (!drawing!.print(answers)) return false;
       taken += answers.length; // React has nothing more to print for these
       return answers.length === items.length;
@@ -50,10 +53,10 @@ export function useChat(controller: ChatController, drawing?: LiveDrawing, frame
       // still to print could end up below a paragraph printed here).
       if (!drawing || rendered.current !== given) return render();
       if (c === 'any') {
-        // An answer's last paragraphs (all of a line that never broke) are printed here too, before
-        // Ink renders the rest: Ink lays out what it prints a character at a time (1 KB or so
-        // each), 2 GB for a 2 MB answer.
-        printAnswers();
+        // A long last paragraph (all of a line that never broke) is printed here too, before Ink
+        // renders the rest: Ink lays out what it prints a character at a time (1 KB or so each),
+        // 2 GB for a 2 MB answer. A short one is left to Ink, with the status line, in one frame.
+        printAnswers(LONG_ANSWER);
         return render();
       }
       // Only the new items: no snapshot (a copy of every item printed) for a frame that prints a paragraph.

@@ -302,10 +302,19 @@ export class LineWrap {
  * whatever is appended later; the last one may still grow.
  */
 export function lastTokenStart(text: string): number {
-  let last = 0;
-  for (const m of text.matchAll(TOKENS)) last = m.index;
-  return last;
+  if (text.includes('\x1b')) {
+    let last = 0;
+    for (const m of text.matchAll(TOKENS)) last = m.index;
+    return last;
+  }
+  // No escape codes: the last run of white space, or of anything else, read from the end.
+  let i = text.length;
+  const space = i > 0 && SPACE.test(text[i - 1]!);
+  while (i > 0 && SPACE.test(text[i - 1]!) === space) i--;
+  return i;
 }
+
+const SPACE = /\s/;
 
 /** Each line of `text` wrapped to `width` cells (continuation lines after `indent`), joined again. */
 export function wrapText(text: string, width: number, indent = ''): string {
