@@ -1,6 +1,6 @@
 // The chat screen on an answer that never ends, in ordinary chunks, in a real terminal (tmux): it
 // stops at the answer cap (2 MB for the default 128k window) with its one line, keeps its memory
-// under 200 MB with headroom on the way, shows what was sent and nothing else, and still answers
+// under 200 MB on the way, shows what was sent and nothing else, and still answers
 // keys after the cut. Three shapes: paragraphs of ~45 characters (the most printed items),
 // paragraphs of ~450, and one line that never breaks (the live rows' worst case). Memory is read
 // from /proc/<pid>/status of medchat itself (VmRSS every 50 ms, and VmHWM); each peak is printed.
@@ -17,9 +17,8 @@ import { builtSkip, closePanes, TmuxPane } from '../support/tmux.js';
 const UNIT = 'The patient is stable; continue to observe. ';
 /** Where medchat stops: answerLimitFor(131072), in characters. */
 const CAP = 2 * 1024 * 1024;
-/** The README's bound, and where this test holds the chat screen: well under it. */
+/** The README's bound (the chat screen alone takes ~100 MB before the question; these peak at 155-185 MB). */
 const LIMIT_KB = 200 * 1024;
-const HEADROOM_KB = 200 * 1024;
 /** A leaking run is stopped here, well before it hurts the machine. */
 const KILL_KB = 400 * 1024;
 /** How long the whole answer may take to reach the cap, on a busy machine: "it ends at all". */
@@ -87,7 +86,7 @@ describe('the chat screen on an answer that never ends: stopped at the cap, unde
         clearInterval(sampler);
       }
       t.diagnostic(`${name}: peak RSS ${mb(peakKb)} (VmHWM ${mb(hwmKb)}), the cut ${elapsedMs} ms after the question`);
-      assert.ok(peakKb < HEADROOM_KB && hwmKb < HEADROOM_KB, `peak RSS ${mb(peakKb)} (VmHWM ${mb(hwmKb)}): limit ${mb(LIMIT_KB)}, held under ${mb(HEADROOM_KB)}`);
+      assert.ok(peakKb < LIMIT_KB && hwmKb < LIMIT_KB, `peak RSS ${mb(peakKb)} (VmHWM ${mb(hwmKb)}): limit ${mb(LIMIT_KB)}`);
 
       // The one line, once, and above it only what the service sent: the sentence over and over.
       const screen = p.all();
