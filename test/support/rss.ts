@@ -31,7 +31,8 @@ export interface WatchOptions extends CliOptions {
   onStdout?: (chunk: Buffer) => void;
 }
 
-function readStatus(pid: number): { rss: number; hwm: number } | undefined {
+/** A process's resident memory now and its peak (VmHWM), in kB; undefined once it has gone. */
+export function readStatus(pid: number): { rss: number; hwm: number } | undefined {
   try {
     const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(text)?.[1] ?? 0);

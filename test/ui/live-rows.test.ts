@@ -5,6 +5,8 @@ import { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { answerRows, thinkingRows, WrappedText } from '../../src/ui/text/live-rows.js';
 import { VirtualTerminal } from '../support/vt.js';
 import { inkErase } from '../support/ink-frames.js';
+import { Prng, seedFromEnv } from '../support/prng.js';
+import { LineWrap, wrapLine } from '../../src/ui/text/width.js';
 
 const erase = inkErase;
 
@@ -34,6 +36,47 @@ test('the streaming rows, updated chunk by chunk, are exactly the rows of the wh
     // A paragraph moved out (the text no longer extends the last one) or a new width: starts over.
     assert.deepEqual(answerRows('new para', 50, 12, answer), ['new para']);
     assert.deepEqual(answerRows(text, 30, 12, answer), answerRows(text, 30, 12));
+  }
+});
+
+test('a line that never breaks, streamed in random pieces: every frame\'s rows are the rows of the whole text wrapped afresh (only the new end is wrapped)', (t) => {
+  const seed = seedFromEnv();
+  const words = ['The', 'patient', 'is', 'stable;', ' ', '   ', '\t', '退烧药', 'x'.repeat(45), 'https://example.org/' + 'p'.repeat(60), 'é', ''];
+  let frames = 0;
+  for (let n = 0; n < 12; n++) {
+    const r = new Prng(seed).fork(n);
+    const width = r.int(20, 90);
+    const max = r.int(1, 15);
+    const newlines = r.chance(0.3);
+    let text = r.chance(0.5) ? '' : r.pick(['  ', '\n', 'intro\n\n']);
+    const answer = new WrappedText(false);
+    const thinking = new WrappedText(true);
+    const keyed = new WrappedText(false);
+    while (text.length < 1200) {
+      for (let k = r.int(1, 4); k > 0; k--) text += r.pick(words) + (r.chance(0.7) ? ' ' : '') + (newlines && r.chance(0.02) ? '\n' : '');
+      // Pieces end anywhere, inside a word or a run of spaces too.
+      const part = text.slice(0, text.length - r.int(0, 3));
+      frames++;
+      assert.deepEqual(answerRows(part, width, max, answer), answerRows(part, width, max), `seed ${seed} case ${n}: answer at ${part.length}`);
+      assert.deepEqual(keyed.rows(part, width, max, 'turn'), new WrappedText(false).rows(part, width, max), `seed ${seed} case ${n}: keyed at ${part.length}`);
+      assert.deepEqual(thinkingRows(part, width, thinking), thinkingRows(part, width), `seed ${seed} case ${n}: thinking at ${part.length}`);
+    }
+    // A new key starts over, whatever the text.
+    assert.deepEqual(keyed.rows('next', width, max, 'turn/1'), ['next']);
+  }
+  t.diagnostic(`seed ${seed} (MEDCHAT_SEED to replay): 12 lines, ${frames} frames checked`);
+});
+
+test('LineWrap, fed a token at a time and peeked, gives wrapLine\'s rows', () => {
+  const line = 'one two  three\tfour 退烧药 ' + 'y'.repeat(50) + ' five';
+  for (const width of [8, 20, 33]) {
+    const w = new LineWrap(width);
+    w.add(line);
+    assert.deepEqual(w.rows(), wrapLine(line, width));
+    const p = new LineWrap(width);
+    p.add('one two  ');
+    assert.deepEqual(p.peek(line.slice('one two  '.length), 100), wrapLine(line, width));
+    assert.deepEqual(p.peek('thr', 100), wrapLine('one two  thr', width).length > 1 ? wrapLine('one two  thr', width) : ['one two  thr'.trimEnd()]);
   }
 });
 

@@ -110,7 +110,7 @@ test('the viewer pages and searches: g/G, PgDn, / with the match at the top, key
 
 test('an answer streaming while the viewer is open shows in it as it grows; at the end, the view follows', async () => {
   const { term, viewer, state, changed, text } = setup();
-  state.live = { turnId: 't', phase: 'reasoning', startedAt: Date.now(), reasoningStartedAt: Date.now(), lastDataAt: Date.now(), reasoning: 'First thought.', reasoningTokens: 3, answerTokens: 0, answerTail: '' };
+  state.live = { turnId: 't', phase: 'reasoning', startedAt: Date.now(), reasoningStartedAt: Date.now(), lastDataAt: Date.now(), reasoning: 'First thought.', reasoningTokens: 3, answerTokens: 0, answerTail: '', answerCuts: 0 };
   viewer.open();
   await term.settled();
   assert.ok(term.screen().includes('│ First thought.'), 'opens at the end while reasoning streams');

@@ -13,7 +13,7 @@ import { JobRunner } from './job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './live-turn.js';
 import { retextureJob } from './retexture-job.js';
 import type { TurnClock } from './turn-clock.js';
-import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem } from './screen-state.js';
+import type { Change, ChatSnapshot, LastStats, LiveTurn, NewItem, StaticItem } from './screen-state.js';
 import type { ControllerOptions } from './controller-options.js';
 import { PrintedItems } from './printed-items.js';
 import { InputDispatch } from './input-dispatch.js';
@@ -231,6 +231,14 @@ export class ChatController implements ChatCommandHost {
 
   private get live(): LiveTurn | undefined {
     return this.answers.live;
+  }
+
+  /**
+   * The items printed after the first `n` (a snapshot's `items.length`), without a snapshot: what a
+   * frame that only printed finished paragraphs draws, in the time it takes to draw them.
+   */
+  printedSince(n: number): StaticItem[] {
+    return this.printed.since(n);
   }
 
   snapshot(): ChatSnapshot {

@@ -23,7 +23,7 @@ interface LiveStep {
 }
 
 export function startLive(turnId: string, now: number): LiveTurn {
-  return { turnId, phase: 'waiting', startedAt: now, lastDataAt: now, reasoning: '', reasoningTokens: 0, answerTokens: 0, answerTail: '' };
+  return { turnId, phase: 'waiting', startedAt: now, lastDataAt: now, reasoning: '', reasoningTokens: 0, answerTokens: 0, answerTail: '', answerCuts: 0 };
 }
 
 export function reduceLive(live: LiveTurn, e: SessionEvent, now: number): LiveStep {
@@ -160,7 +160,7 @@ function moveFinishedParagraphs(live: LiveTurn, print: NewItem[]): LiveTurn {
   if (cut <= 0) return live;
   const done = live.answerTail.slice(0, cut).replace(/\s+$/, '');
   if (done) print.push({ kind: 'answer', text: done });
-  return { ...live, answerTail: live.answerTail.slice(cut) };
+  return { ...live, answerTail: live.answerTail.slice(cut), answerCuts: live.answerCuts + 1 };
 }
 
 /** After this long without data from the service, the footer says so. */

@@ -4,18 +4,34 @@ let seq = 0;
 
 /**
  * What the chat screen has printed above its live region, in order, each item with an id of its own
- * (Ink's <Static> prints each id once; nothing is ever reprinted). The list is replaced on every
- * change, never changed in place, so a snapshot keeps what it saw.
+ * (Ink's <Static> prints each id once; nothing is ever reprinted). Items are appended in place, so
+ * printing one costs the same however many came before (an endless answer prints tens of
+ * thousands of paragraphs); `all` is a copy that does not change, made when asked after a change,
+ * so a snapshot keeps what it saw.
  */
 export class PrintedItems {
-  private list: StaticItem[] = [];
+  private readonly list: StaticItem[] = [];
+  private copy: readonly StaticItem[] | undefined = [];
 
-  get all(): StaticItem[] {
-    return this.list;
+  /** Everything printed so far, as a list that stays as it is. */
+  get all(): readonly StaticItem[] {
+    return (this.copy ??= this.list.slice());
+  }
+
+  /** How many items were printed. */
+  get count(): number {
+    return this.list.length;
+  }
+
+  /** The items printed after the first `n`. */
+  since(n: number): StaticItem[] {
+    return this.list.slice(n);
   }
 
   push(...items: NewItem[]): void {
-    this.list = [...this.list, ...items.map((i) => ({ ...i, id: `i${++seq}` }) as StaticItem)];
+    if (!items.length) return;
+    for (const i of items) this.list.push({ ...i, id: `i${++seq}` } as StaticItem);
+    this.copy = undefined;
   }
 
   /**
@@ -24,6 +40,8 @@ export class PrintedItems {
    */
   patchHeader(patch: { thinking?: boolean; role?: string }): void {
     const header = this.list[0];
-    if (header?.kind === 'header') this.list = [{ ...header, ...patch }, ...this.list.slice(1)];
+    if (header?.kind !== 'header') return;
+    this.list[0] = { ...header, ...patch };
+    this.copy = undefined;
   }
 }

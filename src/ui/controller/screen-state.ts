@@ -62,6 +62,8 @@ export interface LiveTurn {
   answerTokens: number;
   /** Answer text not yet moved into the printed transcript (sanitised). */
   answerTail: string;
+  /** Times finished paragraphs moved out of `answerTail`: while it and the turn stay the same, the tail only grew. */
+  answerCuts: number;
   retry?: string;
   usage?: Usage;
 }

@@ -3,6 +3,8 @@ import { clipLine, eraseNarrowed, terminalReflows, wrappedRows } from './reflow.
 import { pinClusters, textWidth } from '../text/width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
+/** The most printed lines drawn in one redraw (see print). */
+const PRINT_LINES = 300;
 const SHOW_CURSOR = '\x1b[?25h';
 /** Terminal modes set before Ink's first frame (bracketed paste): they move nothing, so they go first, as they are. */
 const LEADING_MODES = /^(?:\x1b\[\?(?!25[hl]|2026[hl])\d+[hl])+/;
@@ -275,9 +277,13 @@ export class FrameWriter {
    */
   print = (printed: string[]): boolean => {
     this.flush();
-    if (!this.slot || !this.template || !this.lines || printed.length > 300 || this.narrowed()) return false;
-    const rows = this.rowsOf(printed);
-    this.redraw([...rows, ...this.expanded(this.template)], rows.length);
+    if (!this.slot || !this.template || !this.lines || this.narrowed()) return false;
+    // A long answer (a whole answer that never broke a line) in stretches of 300 lines: each one
+    // drawn as the others, the region moving down under it.
+    for (let i = 0; i < printed.length; i += PRINT_LINES) {
+      const rows = this.rowsOf(printed.slice(i, i + PRINT_LINES));
+      this.redraw([...rows, ...this.expanded(this.template)], rows.length);
+    }
     return true;
   };
 

@@ -11,8 +11,12 @@ import { SCREEN, itemLines } from '../text/printed-lines.js';
  */
 export class LiveDrawing {
   readonly rows: LiveRows;
-  /** Ids of the items printed here: <Static> must not print them again. */
+  /** Ids of the items printed here that `forStatic` has not passed yet: <Static> must not print them. */
   private readonly printed = new Set<string>();
+  /** What `forStatic` last gave, for the list it was given, and how much of that list it has looked at. */
+  private given: readonly StaticItem[] | undefined;
+  private forInk: readonly StaticItem[] = [];
+  private seen = 0;
 
   constructor(
     controller: ChatController,
@@ -38,8 +42,17 @@ export class LiveDrawing {
     return true;
   }
 
-  /** The items <Static> is to print: all but those printed here. */
+  /**
+   * The items <Static> is to print: all but those printed here. The list only grows, so only its
+   * new items are looked at (each once); a new list is made only when Ink has items to print.
+   */
   forStatic(items: readonly StaticItem[]): readonly StaticItem[] {
-    return this.printed.size ? items.filter((i) => !this.printed.has(i.id)) : items;
+    if (items === this.given) return this.forInk;
+    this.given = items;
+    const fresh: StaticItem[] = [];
+    for (let i = this.seen; i < items.length; i++) if (!this.printed.delete(items[i]!.id)) fresh.push(items[i]!);
+    this.seen = items.length;
+    if (fresh.length) this.forInk = this.forInk.length ? [...this.forInk, ...fresh] : fresh;
+    return this.forInk;
   }
 }

@@ -30,8 +30,9 @@ export class LiveRows implements LiveRowsSource {
   rows(): string[] {
     const live = this.live();
     const width = Math.min(this.width, this.columns());
-    if (live?.phase === 'answer') return answerRows(live.answerTail, width, this.maxRows, this.answer);
-    if (live?.phase === 'reasoning') return thinkingRows(live.reasoning, width, this.thinking).map((r) => chalk.dim(`  ${r}`));
+    // Keyed: the text only grew while the turn (and the tail's start) stays, so it need not be compared.
+    if (live?.phase === 'answer') return answerRows(live.answerTail, width, this.maxRows, this.answer, `${live.turnId}/${live.answerCuts}`);
+    if (live?.phase === 'reasoning') return thinkingRows(live.reasoning, width, this.thinking, live.turnId).map((r) => chalk.dim(`  ${r}`));
     return [];
   }
 }

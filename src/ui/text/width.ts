@@ -174,62 +174,147 @@ const URL_WORD = /^[(<\[]?(?:https?:\/\/|ftp:\/\/|mailto:|www\.)\S/i;
  * than the width, for the terminal to wrap (copied or clicked, it is then whole).
  */
 export function wrapLine(line: string, width: number, indent = '', wholeUrls = false): string[] {
-  width = Math.max(4, width);
-  if (textWidth(line) <= width) return [line];
-  const out: string[] = [];
-  const indentW = textWidth(indent);
-  const tokens = line.match(TOKENS) ?? [];
-  let cur = '';
-  let curW = 0;
-  let active = ''; // SGR codes in effect, to carry over a break
-  let link = ''; // the OSC 8 link open, to carry over a break
-  const push = () => {
-    out.push(cur.replace(/\s+$/, '') + (link ? OSC8_CLOSE : '') + (active ? '\x1b[0m' : ''));
-    cur = indent + active + link;
-    curW = indentW;
-  };
-  for (const tok of tokens) {
+  if (textWidth(line) <= Math.max(4, width)) return [line];
+  const w = new LineWrap(width, indent, wholeUrls);
+  w.add(line);
+  return w.rows();
+}
+
+/**
+ * `wrapLine`'s greedy wrap, a token at a time, for a line that grows: what was added is wrapped
+ * once; `rows()` gives the rows so far without changing the state, so more may be added after.
+ * A line that fits the width whole is `wrapLine`'s to answer (it keeps the line as it is).
+ * `add` takes whole tokens: text cut inside a word or a run of spaces must not be added in two
+ * parts (see `lastTokenStart`).
+ */
+export class LineWrap {
+  private readonly width: number;
+  private readonly indentW: number;
+  private readonly out: string[] = [];
+  private cur = '';
+  private curW = 0;
+  private active = ''; // SGR codes in effect, to carry over a break
+  private link = ''; // the OSC 8 link open, to carry over a break
+  private pushed = 0;
+
+  constructor(
+    width: number,
+    private readonly indent = '',
+    private readonly wholeUrls = false,
+  ) {
+    this.width = Math.max(4, width);
+    this.indentW = textWidth(indent);
+  }
+
+  /** Rows finished so far (never changed by what is added after), forgotten ones included. */
+  get finished(): number {
+    return this.pushed;
+  }
+
+  add(text: string): void {
+    for (const tok of text.match(TOKENS) ?? []) this.token(tok);
+  }
+
+  /** All rows: the finished ones and the one being filled. */
+  rows(): string[] {
+    return this.last(Infinity);
+  }
+
+  /**
+   * The last `max` rows there would be with `more` added (whole tokens, the line's last one
+   * included), leaving the state as it was: for a line that may still grow.
+   */
+  peek(more: string, max: number): string[] {
+    const { cur, curW, active, link, pushed } = this;
+    const kept = this.out.length;
+    this.add(more);
+    const rows = this.last(max);
+    this.out.length = kept;
+    Object.assign(this, { cur, curW, active, link, pushed });
+    return rows;
+  }
+
+  /** Keep only the last `n` finished rows (the earlier ones are not asked for again). */
+  forget(n: number): void {
+    if (this.out.length > n) this.out.splice(0, this.out.length - n);
+  }
+
+  private last(max: number): string[] {
+    const { cur } = this;
+    const open = stripAnsi(cur).trim() || this.pushed === 0;
+    const from = Math.max(0, this.out.length - (open ? max - 1 : max));
+    const rows = this.out.slice(from);
+    if (open) rows.push(cur.replace(/\s+$/, ''));
+    return rows.length > max ? rows.slice(-max) : rows;
+  }
+
+  private push(): void {
+    this.out.push(this.cur.replace(/\s+$/, '') + (this.link ? OSC8_CLOSE : '') + (this.active ? '\x1b[0m' : ''));
+    this.pushed++;
+    this.cur = this.indent + this.active + this.link;
+    this.curW = this.indentW;
+  }
+
+  private token(tok: string): void {
+    const { width, indentW } = this;
     if (tok.startsWith('\x1b')) {
-      cur += tok;
-      if (tok.startsWith('\x1b[')) active = tok === '\x1b[0m' || tok === '\x1b[m' ? '' : active + tok;
+      this.cur += tok;
+      if (tok.startsWith('\x1b[')) this.active = tok === '\x1b[0m' || tok === '\x1b[m' ? '' : this.active + tok;
       else {
         const osc = OSC8.exec(tok);
-        if (osc) link = osc[1] ? tok : '';
+        if (osc) this.link = osc[1] ? tok : '';
       }
-      continue;
+      return;
     }
     const w = textWidth(tok);
     if (/^\s+$/.test(tok)) {
-      if (curW + w > width) push();
-      else if (curW > indentW || out.length === 0) {
-        cur += tok;
-        curW += w;
+      if (this.curW + w > width) this.push();
+      else if (this.curW > indentW || this.pushed === 0) {
+        this.cur += tok;
+        this.curW += w;
       }
-      continue;
+      return;
     }
     // (the first row has no indent: anything on it is content)
-    const started = curW > (out.length === 0 ? 0 : indentW);
-    if (curW + w > width && started) push();
-    if (wholeUrls && w > width - indentW && URL_WORD.test(tok)) {
-      cur += tok;
-      curW += w;
-      continue;
+    const started = this.curW > (this.pushed === 0 ? 0 : indentW);
+    if (this.curW + w > width && started) this.push();
+    if (this.wholeUrls && w > width - indentW && URL_WORD.test(tok)) {
+      this.cur += tok;
+      this.curW += w;
+      return;
     }
     if (w > width - indentW) {
       for (const c of clusters(tok)) {
         const cw = textWidth(c);
-        if (curW + cw > width && curW > (out.length === 0 ? 0 : indentW)) push();
-        cur += c;
-        curW += cw;
+        if (this.curW + cw > width && this.curW > (this.pushed === 0 ? 0 : indentW)) this.push();
+        this.cur += c;
+        this.curW += cw;
       }
-      continue;
+      return;
     }
-    cur += tok;
-    curW += w;
+    this.cur += tok;
+    this.curW += w;
   }
-  if (stripAnsi(cur).trim() || out.length === 0) out.push(cur.replace(/\s+$/, ''));
-  return out;
 }
+
+/**
+ * Where the last token of `text` begins (`LineWrap`'s tokens): text before it is whole tokens,
+ * whatever is appended later; the last one may still grow.
+ */
+export function lastTokenStart(text: string): number {
+  if (text.includes('\x1b')) {
+    let last = 0;
+    for (const m of text.matchAll(TOKENS)) last = m.index;
+    return last;
+  }
+  // No escape codes: the last run of white space, or of anything else, read from the end.
+  let i = text.length;
+  const space = i > 0 && SPACE.test(text[i - 1]!);
+  while (i > 0 && SPACE.test(text[i - 1]!) === space) i--;
+  return i;
+}
+
+const SPACE = /\s/;
 
 /** Each line of `text` wrapped to `width` cells (continuation lines after `indent`), joined again. */
 export function wrapText(text: string, width: number, indent = ''): string {
