@@ -104,7 +104,7 @@ export function finishLive(live: LiveTurn, outcome: TurnOutcome, now: number): F
   const print: NewItem[] = [];
   const done = foldReasoning(live, now, print);
   // An answer cut short ends mid-paragraph, maybe inside `**`: shown like a finished paragraph (the turn keeps the text as it came).
-  const tail = outcome.status === 'complete' ? done.answerTail.replace(/\s+$/, '') : closeCutMarkup(done.answerTail);
+  const tail = outcome.status === 'complete' ? done.answerTail.trimEnd() : closeCutMarkup(done.answerTail);
   if (tail) print.push({ kind: 'answer', text: tail });
   const times = timesOf(done, now);
   print.push({ kind: 'status', status: outcome.status, ...(outcome.error ? { error: sanitizeForTerminal(outcome.error) } : {}), stats: statsText(times) });
@@ -158,7 +158,7 @@ function foldReasoning(live: LiveTurn, now: number, print: NewItem[]): LiveTurn 
 function moveFinishedParagraphs(live: LiveTurn, print: NewItem[]): LiveTurn {
   const cut = lastSafeSplit(live.answerTail);
   if (cut <= 0) return live;
-  const done = live.answerTail.slice(0, cut).replace(/\s+$/, '');
+  const done = live.answerTail.slice(0, cut).trimEnd();
   if (done) print.push({ kind: 'answer', text: done });
   return { ...live, answerTail: live.answerTail.slice(cut), answerCuts: live.answerCuts + 1 };
 }

@@ -54,7 +54,7 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
     if (t.reasoning.trim()) out.push({ kind: 'reasoning', text: sanitizeForTerminal(t.reasoning.trim()), ms: t.reasoningMs ?? 0, tokens: t.reasoningTokens ?? countText(t.reasoning) });
     const shown = t.privacy?.shown ?? t.answer;
     // Cut short (interrupted, incomplete, failed): its last paragraph shown as the live screen showed it.
-    const answer = t.status === 'complete' ? shown.replace(/\s+$/, '') : closeCutMarkup(shown);
+    const answer = t.status === 'complete' ? shown.trimEnd() : closeCutMarkup(shown);
     if (answer) out.push({ kind: 'answer', text: sanitizeForTerminal(answer) });
     out.push({ kind: 'status', status: t.status, ...(t.error && t.status !== 'interrupted' ? { error: sanitizeForTerminal(t.error) } : {}), stats: stats(t) });
   });

@@ -244,12 +244,12 @@ export class LineWrap {
     const open = stripAnsi(cur).trim() || this.pushed === 0;
     const from = Math.max(0, this.out.length - (open ? max - 1 : max));
     const rows = this.out.slice(from);
-    if (open) rows.push(cur.replace(/\s+$/, ''));
+    if (open) rows.push(cur.trimEnd());
     return rows.length > max ? rows.slice(-max) : rows;
   }
 
   private push(): void {
-    this.out.push(this.cur.replace(/\s+$/, '') + (this.link ? OSC8_CLOSE : '') + (this.active ? '\x1b[0m' : ''));
+    this.out.push(this.cur.trimEnd() + (this.link ? OSC8_CLOSE : '') + (this.active ? '\x1b[0m' : ''));
     this.pushed++;
     this.cur = this.indent + this.active + this.link;
     this.curW = this.indentW;

@@ -15,6 +15,6 @@ export function liveLines(live: Readonly<LiveTurn>, width: number, now = Date.no
     const s = (now - (live.reasoningStartedAt ?? live.startedAt)) / 1000;
     return ['', c.magenta(`▾ Thinking… ${formatSeconds(s)}`), ...reasoningBody(live.reasoning, width)];
   }
-  const tail = live.answerTail.replace(/\s+$/, '');
+  const tail = live.answerTail.trimEnd();
   return tail ? ['', ...answerBody(tail, width, false)] : [];
 }

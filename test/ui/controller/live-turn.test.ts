@@ -153,3 +153,12 @@ test('the live figures: the turn clock\'s seconds and tokens so far; "no data" o
   const retrying = reduceLive(live, { type: 'retry', attempt: 1, delayMs: 20_000, reason: 'rate limited' }, 2000).live;
   assert.equal(liveFigures(retrying, 13_700, 13).stall, undefined);
 });
+
+test('an answer ending a line of 100,000 spaces followed by a word is finished at once, its word kept (trimming it from every space was quadratic: ~8 s)', () => {
+  const { live } = feed([[100, c('Dose: ' + ' '.repeat(100_000) + 'none')]]);
+  const t0 = performance.now();
+  const done = finishLive(live, { status: 'complete' }, 200);
+  assert.ok(performance.now() - t0 < 1000, `finished in ${Math.round(performance.now() - t0)} ms`);
+  const answer = done.print.filter((i) => i.kind === 'answer').map((i) => (i as { text: string }).text).join('\n');
+  assert.match(answer, /none$/);
+});
