@@ -62,8 +62,8 @@ describe('peak memory stays under 200 MB on endless or huge input', { skip: !can
   });
   after(() => server?.close());
 
-  const watch = (args: string[], base: string, extra: { stdin?: Buffer } = {}) =>
-    runWatched(args, { baseUrl: server.url + base, home: home(), env: { NO_COLOR: '1' }, timeoutMs: 10_000, killAboveKb: KILL_KB, ...extra });
+  const watch = (args: string[], base: string, extra: { stdin?: Buffer; home?: string } = {}) =>
+    runWatched(args, { baseUrl: server.url + base, home: extra.home ?? home(), env: { NO_COLOR: '1' }, timeoutMs: 10_000, killAboveKb: KILL_KB, stdin: extra.stdin });
 
   const memory = (r: WatchedRun) => {
     assert.ok(r.peakRssKb < LIMIT_KB && (r.hwmKb === 0 || r.hwmKb < LIMIT_KB), `peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), limit ${mb(LIMIT_KB)}; exit ${r.code} after ${r.elapsedMs} ms; stderr ${JSON.stringify(r.stderr.slice(-300))}`);
@@ -89,16 +89,9 @@ describe('peak memory stays under 200 MB on endless or huge input', { skip: !can
 
   test('with context-window at its largest (1M tokens), a 16 MB stdin is still refused at 2 MB (it took 480 MB when the bound grew with the window)', async () => {
     const h = home();
-    const set = await runWatched(['config', 'set', 'context-window', '1048576'], { baseUrl: server.url + '/small-answer', home: h, timeoutMs: 10_000 });
+    const set = await watch(['config', 'set', 'context-window', '1048576'], '/small-answer', { home: h });
     assert.equal(set.code, 0, set.stderr);
-    const r = await runWatched(['-p', 'summarise'], {
-      baseUrl: server.url + '/small-answer',
-      home: h,
-      env: { NO_COLOR: '1' },
-      stdin: Buffer.alloc(16 * 1024 * 1024, 'Patient stable, observe. '),
-      timeoutMs: 10_000,
-      killAboveKb: KILL_KB,
-    });
+    const r = await watch(['-p', 'summarise'], '/small-answer', { home: h, stdin: Buffer.alloc(16 * 1024 * 1024, 'Patient stable, observe. ') });
     memory(r);
     assertEndedWell(r, [2]);
     assert.match(r.stderr, /^medchat: stdin is larger than 2 MB/m);
@@ -106,14 +99,7 @@ describe('peak memory stays under 200 MB on endless or huge input', { skip: !can
 
   test('a 50 MB stdin is refused, and not written into the session', async () => {
     const h = home();
-    const r = await runWatched(['-p', 'summarise'], {
-      baseUrl: server.url + '/small-answer',
-      home: h,
-      env: { NO_COLOR: '1' },
-      stdin: Buffer.alloc(50 * 1024 * 1024, 'note text '),
-      timeoutMs: 10_000,
-      killAboveKb: KILL_KB,
-    });
+    const r = await watch(['-p', 'summarise'], '/small-answer', { home: h, stdin: Buffer.alloc(50 * 1024 * 1024, 'note text ') });
     memory(r);
     assertEndedWell(r, [2]);
     const big: string[] = [];
