@@ -298,7 +298,10 @@ test("-c: another user's session lock that cannot be read is waited for (3 s at 
   plant();
   let child: ChildProcess | undefined;
   const waiting = runAsNobody(['-c', 'And for an infant?'], { baseUrl: double.url, home, onSpawn: (c) => (child = c) });
-  await waitFor(() => child?.pid !== undefined && inLockWait(child.pid), BOUND_MS, 'medchat asleep in the lock wait');
+  // Asleep in a futex a second after it started: the lock wait (start-up can wait in a futex too,
+  // before medchat's signal handlers are there, which made this flaky on a loaded machine).
+  const spawnedAt = Date.now();
+  await waitFor(() => child?.pid !== undefined && Date.now() - spawnedAt > 1000 && inLockWait(child.pid), BOUND_MS, 'medchat asleep in the lock wait');
   const sent = Date.now();
   child!.kill('SIGTERM');
   const stopped = await waiting;
