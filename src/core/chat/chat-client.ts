@@ -380,7 +380,8 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
     events.cancel();
   }
   if (tooLong) throw keepPartial(answerTooLong(limit, settings.contextWindow));
-  const result = fold.result(settings.thinking);
+  // Events that ended properly ([DONE]) but held no choice are an answer with no text (exit 8), as when streamed.
+  const result = fold.result(settings.thinking) ?? (ex.monitor.sawDone ? { content: '', reasoning: '' } : undefined);
   if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
   if (!ended && !fold.finished && !ex.monitor.sawDone) {
     const cut = result.content || result.reasoning;
