@@ -9,7 +9,7 @@ import type { Finding } from '../kinds.js';
 /** An e-mail address is a local part, an @ and this domain (read from each @: see emails()). */
 const EMAIL_DOMAIN = /[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/y;
 const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
-const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi;
+const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'`\u0000-\u001f\u007f-\u009f]+/gi; // a URL holds no control character (an escape sequence ends it)
 const IPV4 = /(?<![\d.])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\d]|\.\d)/g;
 const IPV6 = /(?<![\w:])(?:[0-9a-f]{1,4}:){2,7}(?::|(?::[0-9a-f]{1,4}){1,6}|[0-9a-f]{1,4})(?![\w:])/gi;
 
