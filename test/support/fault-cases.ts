@@ -183,8 +183,12 @@ function answerPlan(r: Prng, label: string[], opts: { sse: boolean }): Omit<Faul
   const { body, events } = sseEvents(r, a, { error });
   let cutAt: number | undefined;
   if (cut) {
-    cutAt = r.chance(0.3) ? r.pick(events).end : r.int(0, body.length - 1);
-    if (r.chance(0.2)) cutAt = Math.max(0, r.pick(events).dataEnd - r.int(1, 6)); // inside data:/[DONE]
+    // An answer may hold no event at all (no text, no finish, no usage, no [DONE]): cut at 0.
+    if (events.length === 0) cutAt = 0;
+    else {
+      cutAt = r.chance(0.3) ? r.pick(events).end : r.int(0, Math.max(0, body.length - 1));
+      if (r.chance(0.2)) cutAt = Math.max(0, r.pick(events).dataEnd - r.int(1, 6)); // inside data:/[DONE]
+    }
   }
   const limit = cutAt ?? body.length;
   const strict = events.filter((e) => e.end <= limit);
