@@ -33,6 +33,10 @@ export const CONFIG_KEYS = {
   history: { type: 'bool', default: true, help: 'Save sessions and prompt history on disk' },
   disclaimer: { type: 'bool', default: true, help: 'Show the one-line medical disclaimer in the chat screen' },
   privacy: { type: 'enum', default: 'warn', values: ['warn', 'redact', 'off'], help: 'Patient identifiers in what you send: warn (list them), redact (send placeholders), off' },
+  audit: { type: 'bool', default: false, help: 'Keep an audit log: one line per question or job, with no patient text in it' },
+  encrypt: { type: 'bool', default: false, help: 'Encrypt saved conversations and prompt history (AES-256-GCM)' },
+  'retention-days': { type: 'int', min: 1, max: 36500, help: 'Delete saved conversations older than this many days, at start, saying so (unset: keep them)' },
+  'history-key-command': { type: 'string', help: 'A command whose output is the key for encrypted history, e.g. `pass show medchat-history`' },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
