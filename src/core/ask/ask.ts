@@ -34,6 +34,9 @@ import type { Finished } from '../request/request-plan.js';
 import { addUsage } from '../request/schema/report.js';
 import type { ChatSession, SendOptions, SessionEvent } from '../sessions/chat-session.js';
 import { schemaStep, type RepairEvent, type SchemaPlan } from './repair.js';
+import { auditLog, auditRequired, type AuditLog } from '../audit/log.js';
+import type { AuditMode } from '../audit/record.js';
+import type { Kind } from '../privacy/kinds.js';
 
 export type AskEvent =
   | Exclude<SessionEvent, { type: 'content' | 'reasoning' }>
@@ -89,6 +92,12 @@ interface AnswerOptions {
   plan?: SchemaPlan & { schema?: unknown };
   /** How values put back are shown: `mark` around each, `prepare` on each piece first (a terminal's sanitizer). */
   show?: { mark?: Mark; prepare?: (piece: string) => string };
+  /**
+   * The audit line (when the audit log is on): the mode (default `one-shot` for ask, `chat` for
+   * answer) and, for a question that brings texts of its own (a batch line), what the guard found
+   * in all of them.
+   */
+  audit?: { mode?: AuditMode; found?: Partial<Record<Kind, number>> };
 }
 
 export interface AskRequest extends AnswerOptions {
@@ -127,13 +136,31 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     const waiting = onEvent(e);
     if (waiting) await waiting;
   };
+  // The audit log, when on: a log that must be kept and cannot be written refuses the question before it is sent.
+  const audit = auditFor((posed?.session ?? (opts as AskRequest).session).settings);
+  const mode = opts.audit?.mode ?? (posed ? 'chat' : 'one-shot');
   if (!posed) {
     const req = opts as AskRequest;
     const plan = req.plan;
+    audit?.gate();
     if (plan?.files?.length && plan.messages) await refuseFilesThatCannotFit(plan.messages, plan.files, req.session.settings);
     posed = pose(req.session, req.question, req.privacy);
     await emit({ type: 'posed', turn: posed.turn, question: posed.question });
+  } else if (audit) {
+    try {
+      audit.gate();
+    } catch (err) {
+      return refused(posed, toMedchatError(err));
+    }
   }
+  const out = await pipeline(opts, emit, onEvent, posed);
+  // Written once the answer is shown and saved: a failed write never costs the answer.
+  if (audit) audit.record(auditEvent(posed, out, mode, opts.audit?.found));
+  return out;
+}
+
+/** The question's answer and its repair, once it is in the conversation. */
+async function pipeline(opts: AnswerOptions, emit: (e: AskEvent) => Promise<void>, onEvent: OnEvent, posed: Posed): Promise<Answer> {
   const { session, privacy } = posed;
   const seal = posed.question?.mode === 'redact' && privacy ? (text: string) => privacy.guard.seal(text) : undefined;
   const out: Answer = { turn: posed.turn, question: posed.question, content: '', reasoning: '', answered: false, attempts: 0, putBack: [] };
@@ -216,6 +243,41 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     turn = session.ask(step.request);
   }
   return out;
+}
+
+/** The audit log, when the setting (or the policy) asks for one. */
+function auditFor(settings: { audit?: boolean }): AuditLog | undefined {
+  return settings.audit || auditRequired() ? auditLog() : undefined;
+}
+
+/** A posed question the audit gate stopped: failed, saved, not sent. */
+function refused(posed: Posed, error: MedchatError): Answer {
+  posed.turn.status = 'failed';
+  posed.turn.error = error.message;
+  posed.session.saveNow();
+  return { turn: posed.turn, question: posed.question, content: '', reasoning: '', answered: false, attempts: 0, putBack: [], error };
+}
+
+/** What the audit line says of a question: counts, modes and codes, never its text. */
+function auditEvent(posed: Posed, a: Answer, mode: AuditMode, found?: Partial<Record<Kind, number>>) {
+  const settings = posed.session.settings;
+  const schemaInvalid = !a.error && a.finished !== undefined && !a.finished.ok;
+  const status = a.turn.status === 'pending' || a.turn.status === 'streaming' ? 'failed' : a.turn.status;
+  const q = posed.question;
+  return {
+    mode,
+    ...(posed.session.persistent ? { session: posed.session.id } : {}),
+    baseUrl: settings.baseUrl,
+    model: settings.model,
+    tokensIn: a.usage?.prompt_tokens,
+    tokensOut: a.usage?.completion_tokens,
+    privacy: q?.mode ?? posed.privacy?.mode ?? 'off',
+    identifiers: found ?? q?.counts ?? {},
+    redacted: q?.mode === 'redact',
+    outcome: schemaInvalid ? 'schema-invalid' : a.error?.kind === 'interrupted' ? 'interrupted' : status,
+    exitCode: a.error?.exitCode ?? (schemaInvalid ? ExitCode.schemaInvalid : ExitCode.ok),
+    ...(a.error ? { error: a.error.kind } : {}),
+  };
 }
 
 /** A checked answer with the values put back in every string of its value (and its JSON). */

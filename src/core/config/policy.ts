@@ -39,3 +39,8 @@ export function activePolicy(): Policy {
   loaded ??= {};
   return loaded;
 }
+
+/** Tests only (in-process): put a policy in force, or none (undefined). Not reachable from the command line. */
+export function setPolicyForTests(policy: Policy | undefined): void {
+  loaded = policy;
+}
