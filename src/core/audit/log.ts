@@ -165,7 +165,8 @@ class AuditLog {
       if (!this.shared) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       else if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
     } catch (err) {
-      throw new AuditWriteError(this.file, codeOf(err));
+      // mkdir's EEXIST: something that is not a folder stands where the folder goes.
+      throw new AuditWriteError(this.file, (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : codeOf(err));
     }
     try {
       withFileLock(
