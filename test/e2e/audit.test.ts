@@ -173,3 +173,32 @@ test('an audit log that cannot be written: the answer is on stdout, exit 0, one 
   assert.equal(warning.length, 1, r.stderr);
   assert.match(warning[0]!, /^medchat: warning: the audit log .* cannot be written \(ENOTDIR\): the answer is kept/);
 });
+
+test('SIGTERM mid-answer: the partial answer is kept, and the one line says interrupted', async () => {
+  const home = await auditedHome();
+  double.chat.enqueue({ reasoning: [], content: Array.from({ length: 600 }, (_, i) => `w${i} `), paceMs: 10 });
+  let seen = '';
+  const r = await runCli(['Explain atrial fibrillation'], {
+    baseUrl: double.url,
+    home,
+    onSpawn: (child) => {
+      child.stdout!.on('data', (c) => {
+        seen += c;
+        if (seen.includes('w5 ') && !child.killed) child.kill('SIGTERM');
+      });
+    },
+  });
+  assert.equal(r.code, 143);
+  assert.ok(r.stdout.startsWith('w0 w1 w2 w3 w4 w5 '));
+  assert.deepEqual(lines(home).map((l) => [l.mode, l.outcome, l.exit_code]), [['one-shot', 'interrupted', 130]]);
+});
+
+test('six medchats of one user at once: six lines, one chain (the append is locked)', async () => {
+  const home = await auditedHome();
+  double.chat.enqueue(...Array.from({ length: 6 }, () => ({ reasoning: [], content: ['ok'] })));
+  const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => runCli([`question ${i}`], { baseUrl: double.url, home })));
+  assert.deepEqual(runs.map((r) => r.code), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(lines(home).map((l) => l.seq), [1, 2, 3, 4, 5, 6]);
+  const v = await runCli(['audit', 'verify'], { home });
+  assert.equal(v.code, 0, v.stdout + v.stderr);
+});
