@@ -13,7 +13,7 @@ import { registerSubcommands } from './commands/index.js';
 import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from '../version.js';
-import { configureAudit } from '../core/audit/log.js';
+import { configureAudit } from '../core/audit/setup.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');

@@ -24,22 +24,11 @@ import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
 import { withFileLock } from '../io/file-lock.js';
+import { auditSetup } from './setup.js';
 import { auditBody, chainLine, GENESIS, identity, osUser, readLine, type AuditBody, type AuditEvent } from './record.js';
 
-/** What the process sets once (the front end): the version, where warnings go; tests add faults and a folder. */
-interface AuditSetup {
-  version: string;
-  warn: (line: string) => void;
-  ops?: FileOps;
-  env?: NodeJS.ProcessEnv;
-}
-
-const setup: AuditSetup = { version: '0.0.0-dev', warn: () => {} };
-
-export function configureAudit(s: Partial<AuditSetup>): void {
-  Object.assign(setup, s);
-  if ('ops' in s || 'env' in s) logs.clear();
-}
+export { configureAudit } from './setup.js';
+const setup = auditSetup;
 
 /** The most lines held in memory while the log cannot be written; older ones are dropped and counted. */
 const MAX_HELD = 1000;
@@ -231,9 +220,14 @@ function chainHash(line: string): string {
 }
 
 const logs = new Map<string, AuditLog>();
+let generation = 0;
 
 /** This process's log for this user (one per file, so held lines and the warning are kept together). */
 export function auditLog(): AuditLog {
+  if (generation !== setup.generation) {
+    logs.clear();
+    generation = setup.generation;
+  }
   const { file, shared } = auditFile();
   let log = logs.get(file);
   if (!log) logs.set(file, (log = new AuditLog(file, shared)));

@@ -8,7 +8,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { AfterAnswer } from './after-answer.js';
 import { AnswerRunner } from './answer-stream.js';
 import { pose } from '../../core/ask/ask.js';
-import { configureAudit } from '../../core/audit/log.js';
+import { configureAudit } from '../../core/audit/setup.js';
 import { ContextMeter } from './context-meter.js';
 import { JobRunner } from './job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './live-turn.js';
