@@ -263,7 +263,7 @@ test('a failed audit write never costs the answer: one warning, the line kept an
     assert.equal(a.turn.status, 'complete');
     if (ops.fired && !records(file).length) {
       assert.equal(warnings.length, 1, `${c.kind} at ${c.at} (${c.op}): one warning`);
-      assert.match(warnings[0]!, /audit log .* cannot be written \((ENOSPC|EIO)\): the answer is kept/);
+      assert.match(warnings[0]!, /audit log .* cannot be written \((ENOSPC|EIO)\): the answer is kept, but not its audit line/);
     }
     ops.heal();
     await oneShot('second', { content: ['ok'] });
@@ -297,7 +297,7 @@ test('required by the policy: a failed write stops the NEXT question (one-shot, 
   ops.broken = 'EACCES';
   const second = await oneShot('q2', { content: ['a2'], over: { audit: false } });
   assert.equal(second.content, 'a2', 'the answer of the question whose line failed is kept');
-  assert.match(warnings.join('\n'), /cannot be written \(EACCES\).*the next question waits/);
+  assert.match(warnings.join('\n'), /cannot be written \(EACCES\).*the next question waits until the log can be written/);
   const sent = double.chat.requests.length;
   await assert.rejects(oneShot('q3', { over: { audit: false } }), (e: unknown) => e instanceof MedchatError && e.exitCode === 2 && /cannot be written \(EACCES\), and your organisation's policy requires it: nothing was sent/.test(e.message));
   // The chat screen's path: the question is posed, then refused, failed and saved; nothing sent.
@@ -406,4 +406,17 @@ test('retexture: one line per job, mode retexture, the task id, the exit code; n
   assert.equal(got[0]!.task, '4471902');
   const text = fs.readFileSync(file, 'utf8');
   for (const w of ['Ellison', 'wound', 'Margaret', 'png', 'dark']) assert.ok(!text.includes(w), `${w} is not in the log`);
+});
+
+test('required by the policy on a full disk (the file opens, no line fits): the first question is refused before anything is sent', async () => {
+  setPolicyForTests({ audit: true });
+  fresh();
+  configureAudit({ freeBytes: () => 0 });
+  const sent = double.chat.requests.length;
+  try {
+    await assert.rejects(oneShot('q', { over: { audit: false } }), (e: unknown) => e instanceof MedchatError && e.exitCode === 2 && /\(ENOSPC\)/.test(e.message));
+    assert.equal(double.chat.requests.length, sent);
+  } finally {
+    configureAudit({ freeBytes: undefined });
+  }
 });

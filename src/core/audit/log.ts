@@ -32,6 +32,8 @@ const setup = auditSetup;
 
 /** The most lines held in memory while the log cannot be written; older ones are dropped and counted. */
 const MAX_HELD = 1000;
+/** Less room than this and a required log counts as full (a line is a few hundred bytes). */
+const MIN_FREE_BYTES = 64 * 1024;
 /** The tail read to find the last line (a line is a few hundred bytes). */
 const TAIL_BYTES = 64 * 1024;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -84,6 +86,8 @@ class AuditLog {
     try {
       if (this.held.length) this.flush();
       else this.withFile(() => undefined);
+      // A full disk opens the file as well as ever: when the log must be kept, a disk with no room for a line is refused now.
+      if (required && freeBytes(path.dirname(this.file)) < MIN_FREE_BYTES) throw new AuditWriteError(this.file, 'ENOSPC');
       this.checked = true;
       this.recovered();
     } catch (err) {
@@ -107,8 +111,8 @@ class AuditLog {
       if (this.failing) return;
       this.failing = true;
       const e = err instanceof AuditWriteError ? err : new AuditWriteError(this.file, codeOf(err));
-      const next = auditRequired() ? 'the next question waits until it can be written' : 'it is kept in memory and written with the next one';
-      setup.warn(`${e.message}: the answer is kept, but its audit line is not written yet; ${next}`);
+      const next = auditRequired() ? '; the next question waits until the log can be written' : ' (it is written with the next question, if this medchat asks one)';
+      setup.warn(`${e.message}: the answer is kept, but not its audit line${next}`);
     }
   }
 
@@ -180,6 +184,16 @@ class AuditLog {
     } catch (err) {
       throw err instanceof AuditWriteError ? err : new AuditWriteError(this.file, codeOf(err));
     }
+  }
+}
+
+function freeBytes(dir: string): number {
+  if (setup.freeBytes) return setup.freeBytes(dir);
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch {
+    return Infinity; // no answer: the write itself will tell
   }
 }
 

@@ -11,6 +11,8 @@ export interface AuditSetup {
   warn: (line: string) => void;
   ops?: FileOps;
   env?: NodeJS.ProcessEnv;
+  /** Bytes free for this user in a folder (tests: a full disk); default statfs. */
+  freeBytes?: (dir: string) => number;
   /** Bumped when `ops` or `env` change: the logs held open are dropped. */
   generation: number;
 }
