@@ -420,3 +420,39 @@ test('required by the policy on a full disk (the file opens, no line fits): the 
     configureAudit({ freeBytes: undefined });
   }
 });
+
+test('batch, required by the policy: a failed write after the first item stops the run at the next (exit 2, one line), nothing more sent', async () => {
+  const { runBatchCommand } = await import('../../src/cli/commands/batch-run.js');
+  const { PassThrough } = await import('node:stream');
+  const { capture } = await import('../support/capture.js');
+  setPolicyForTests({ audit: true });
+  const ops = new SwitchableOps();
+  const file = fresh(ops);
+  const input = path.join(dir, 'q.jsonl');
+  fs.writeFileSync(input, ['a', 'b', 'c', 'd'].map((id) => JSON.stringify({ id, prompt: `question ${id}` })).join('\n') + '\n');
+  const hook = double.chat.onRequest;
+  const before = double.chat.requests.length;
+  double.chat.onRequest = async (req, res, reply) => {
+    ops.broken = 'ENOSPC'; // the disk fills while the first item is answered
+    await reply();
+  };
+  const stderr = capture();
+  try {
+    const code = await runBatchCommand(input, { output: path.join(dir, 'answers.jsonl'), jobs: '1' }, { 'base-url': double.url, 'api-key': 'sk-test-batch' }, {
+      stdin: new PassThrough(),
+      stdout: capture(),
+      stderr,
+      signals: false,
+      env: { MEDCHAT_CONFIG_DIR: path.join(dir, 'config'), MEDCHAT_DATA_DIR: dir },
+    });
+    assert.equal(code, 2, stderr.text());
+  } finally {
+    double.chat.onRequest = hook;
+  }
+  assert.equal(double.chat.requests.length - before, 1, 'only the first item was sent');
+  assert.match(warnings.join('\n'), /cannot be written \(ENOSPC\)/);
+  assert.match(stderr.text(), /medchat: .*cannot be written \(ENOSPC\), and your organisation's policy requires it: nothing was sent/);
+  ops.broken = undefined;
+  assert.equal((await oneShot('later', { content: ['ok'], over: { audit: false } })).content, 'ok');
+  assert.deepEqual(records(file).map((r) => r.mode), ['batch-item', 'one-shot'], "the first item's line is written with the next question");
+});
