@@ -6,6 +6,7 @@
  *   → context fit and the context-length retry (ChatSession.send)
  *   → the client (streamed, or one whole answer with the caller's retries and rate control)
  *   → schema repair (repair.ts) → turn status (conversation.ts's one rule) → save
+ *   → the audit line, when the audit log is on (core/audit: counts and codes, never text)
  *
  * as events handed to the front end as they happen, and how it went at the end. Front ends only
  * present them:
@@ -17,8 +18,10 @@
  * Content and reasoning arrive with the values the guard replaced put back (`text`), and, for a
  * screen, marked (`shown`); keys echoed by the service are already masked (ChatSession). A
  * question's failure is in the answer (`error`), never thrown; only a refusal before the question
- * exists (files too big for the window) is. Events go to a callback, not through one more async
- * generator: a long answer is tens of thousands of events, and each hop costs CPU on every one.
+ * exists (files too big for the window, or an audit log the policy requires that cannot be
+ * written) is; a posed question the audit log refuses fails, unsent. Events go to a callback,
+ * not through one more async generator: a long answer is tens of thousands of events, and each
+ * hop costs CPU on every one.
  */
 import type { Usage } from '../chat/chat-events.js';
 import type { WireMessage } from '../chat/chat-request.js';

@@ -72,6 +72,8 @@ export const GENESIS = '0'.repeat(64);
 
 const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const PLAIN_NAME = /^[a-z][a-z-]{0,31}$/;
+/** A model name as configured (`org/model@rev` included). */
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/;
 
 /** The OS user running medchat (its uid when the system has no name for it). */
 export function osUser(): string {
@@ -105,7 +107,7 @@ export function auditBody(e: AuditEvent, who: AuditIdentity, now: Date = new Dat
   if (e.session && PLAIN_ID.test(e.session)) out.session = e.session;
   if (e.task && PLAIN_ID.test(e.task)) out.task = e.task;
   out.service = serviceHost(e.baseUrl);
-  if (e.model && PLAIN_ID.test(e.model)) out.model = e.model;
+  if (e.model && MODEL_NAME.test(e.model)) out.model = e.model;
   if (Number.isSafeInteger(e.tokensIn)) out.tokens_in = e.tokensIn;
   if (Number.isSafeInteger(e.tokensOut)) out.tokens_out = e.tokensOut;
   if (e.privacy) out.privacy = e.privacy;
