@@ -63,6 +63,7 @@ test('one-shot: exactly one line per question, mode one-shot, exit code, identif
   const home = await auditedHome();
   const seed = seedFromEnv();
   const rng = new Prng(seed);
+  console.log(`# audit one-shot: seed ${seed} (replay with MEDCHAT_SEED=${seed})`);
   const note = path.join(home, 'Ellison-discharge-letter.txt');
   fs.writeFileSync(note, 'Patient: Margaret Ellison, DOB 14/02/1951, MRN K4471902. Cellulitis of the left shin, improving on flucloxacillin.\n');
   const questions = ['Summarise the attached letter for the ward round', `Should ${rng.pick(['Ellison', 'Gallagher'])} continue flucloxacillin beyond seven days?`];
