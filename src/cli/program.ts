@@ -5,6 +5,7 @@
  * version.ts, below it.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { activePolicy } from '../core/config/policy.js';
 import { MedchatError, toMedchatError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { sanitizeLine } from '../core/text/sanitize.js';
@@ -89,6 +90,11 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
     process.exitCode = await configCommand('path', undefined, undefined);
   });
   registerSubcommands(program);
+  // The organisation policy is read before any command runs: a policy file that is there but not
+  // usable stops every command with its one line (fail closed), not only those that read settings.
+  program.hook('preAction', () => {
+    activePolicy();
+  });
   return program;
 }
 

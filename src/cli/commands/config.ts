@@ -1,6 +1,8 @@
-import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey } from '../../core/config/config-keys.js';
+import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey, type ConfigValue } from '../../core/config/config-keys.js';
 import { ConfigStore } from '../../core/config/config-store.js';
 import { usageError } from '../../core/errors.js';
+import { byPolicy, PolicyError } from '../../core/config/policy.js';
+import { policyForbids, policyRule, policyValue } from '../../core/config/settings.js';
 import { readHiddenLine, readStdinText } from '../../core/io/stdin.js';
 
 /** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
@@ -18,15 +20,24 @@ export async function configCommand(action: string, key: string | undefined, val
         const spec = CONFIG_KEYS[k] as { default?: unknown };
         const v = values[k];
         const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
-        print(`${k.padEnd(width)}  ${shown}`);
+        print(`${k.padEnd(width)}  ${lockedView(k, v, store.path) ?? shown}`);
       }
       return 0;
     }
     case 'get': {
       if (!key) throw usageError('name a key: medchat config get <key> (see medchat config list)');
       const k = assertConfigKey(key);
-      const v = store.get(k) ?? (CONFIG_KEYS[k] as { default?: never }).default;
-      print(formatConfigValue(k, v));
+      const stored = store.get(k);
+      const v = stored ?? (CONFIG_KEYS[k] as { default?: never }).default;
+      const rule = policyRule(k);
+      if (rule === undefined) {
+        print(formatConfigValue(k, v));
+        return 0;
+      }
+      // Locked: the value in force on stdout; what the policy says on stderr.
+      const effective = stored === undefined || policyForbids(k, stored) ? effectiveLocked(k, v) : stored;
+      print(formatConfigValue(k, effective));
+      process.stderr.write(`medchat: ${k} is locked ${byPolicy()}: ${rule}\n`);
       return 0;
     }
     case 'unset': {
@@ -50,6 +61,8 @@ export async function configCommand(action: string, key: string | undefined, val
         if (!raw) throw usageError(`no ${k} arrived on stdin; pipe it in, e.g. pass show medchat | medchat config set ${k}`);
       }
       const parsed = parseConfigValue(k, raw);
+      const forbidden = policyForbids(k, parsed);
+      if (forbidden) throw new PolicyError(`${forbidden}; nothing was changed (see medchat policy)`);
       store.set(k, parsed);
       process.stderr.write(`${k} set to ${formatConfigValue(k, parsed)} in ${store.path}\n`);
       return 0;
@@ -67,4 +80,26 @@ function shownStored(key: ConfigKey, value: unknown, file: string): string {
     const raw = CONFIG_KEYS[key].type === 'secret' ? formatConfigValue(key, String(value)) : JSON.stringify(value) ?? String(value);
     return `${raw.length > 60 ? raw.slice(0, 59) + '…' : raw} (not valid: must be ${describeRule(key)})`;
   }
+}
+
+/** The value the policy puts in place of a stored or default value it does not allow (a list's first, the floor, the lock, the ceiling). */
+function effectiveLocked(key: ConfigKey, value: ConfigValue | undefined): ConfigValue | undefined {
+  if (key !== 'base-url' && key !== 'model' && value !== undefined && !policyForbids(key, value)) return value;
+  return policyValue(key);
+}
+
+/** `config list`'s line for a key the policy locks: the value in force, marked; undefined when it does not lock it. */
+function lockedView(key: ConfigKey, stored: unknown, file: string): string | undefined {
+  const rule = policyRule(key);
+  if (rule === undefined) return undefined;
+  let value: ConfigValue | undefined;
+  try {
+    value = stored === undefined ? undefined : checkStoredValue(key, stored, file);
+  } catch {
+    value = undefined;
+  }
+  const usable = value !== undefined && !policyForbids(key, value);
+  const effective = usable ? value : effectiveLocked(key, (CONFIG_KEYS[key] as { default?: ConfigValue }).default);
+  const note = value !== undefined && !usable ? `; your ${formatConfigValue(key, value)} is ${key === 'base-url' || key === 'model' ? 'refused' : 'not used'}` : '';
+  return `${formatConfigValue(key, effective)} (locked by policy: ${rule}${note})`;
 }
