@@ -39,15 +39,21 @@ afterEach(() => {
 test('the policy file: /etc/medchat/policy.json on Linux and macOS, %ProgramData%\\medchat\\policy.json on Windows; from source no variable moves it', () => {
   assert.equal(systemPolicyFile('linux'), '/etc/medchat/policy.json');
   assert.equal(systemPolicyFile('darwin'), '/etc/medchat/policy.json');
-  assert.equal(systemPolicyFile('win32', 'D:\\ProgramData'), 'D:\\ProgramData\\medchat\\policy.json');
-  assert.equal(systemPolicyFile('win32', undefined), 'C:\\ProgramData\\medchat\\policy.json');
-  const saved = process.env.MEDCHAT_TEST_POLICY_FILE;
+  const saved = process.env.ProgramData;
+  process.env.ProgramData = 'D:\\Mine';
+  try {
+    assert.equal(systemPolicyFile('win32'), 'C:\\ProgramData\\medchat\\policy.json', 'ProgramData, a variable the user can set, does not move it');
+  } finally {
+    if (saved === undefined) delete process.env.ProgramData;
+    else process.env.ProgramData = saved;
+  }
+  const savedHook = process.env.MEDCHAT_TEST_POLICY_FILE;
   process.env.MEDCHAT_TEST_POLICY_FILE = path.join(home, 'elsewhere.json');
   try {
     assert.equal(policyFile(), systemPolicyFile(), 'the test hook is off when run from source (no build define)');
   } finally {
-    if (saved === undefined) delete process.env.MEDCHAT_TEST_POLICY_FILE;
-    else process.env.MEDCHAT_TEST_POLICY_FILE = saved;
+    if (savedHook === undefined) delete process.env.MEDCHAT_TEST_POLICY_FILE;
+    else process.env.MEDCHAT_TEST_POLICY_FILE = savedHook;
   }
 });
 

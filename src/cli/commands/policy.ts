@@ -14,7 +14,7 @@ export function registerPolicy(program: Command): void {
     .addHelpText(
       'after',
       `
-An administrator writes the policy (/etc/medchat/policy.json; %ProgramData%\\medchat\\policy.json on
+An administrator writes the policy (/etc/medchat/policy.json; C:\\ProgramData\\medchat\\policy.json on
 Windows); it wins over your config, environment variables and flags. See the README, "For administrators".`,
     )
     .action(async (o: { json?: boolean }) => {

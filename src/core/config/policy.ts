@@ -1,6 +1,6 @@
 /**
  * The organisation policy: a file an administrator writes (/etc/medchat/policy.json; on Windows
- * %ProgramData%\medchat\policy.json) that wins over the user's config, environment and flags.
+ * C:\ProgramData\medchat\policy.json) that wins over the user's config, environment and flags.
  * Loaded once per process; every setting it locks is applied where settings are resolved
  * (core/config/settings.ts `resolveValue`), so other modules only ask `activePolicy()` for what
  * is not a config key (the audit folder) or whether something is required rather than chosen.
@@ -71,9 +71,12 @@ const MAX_POLICY_BYTES = 64 * 1024;
 /** true only in a test build; false in the release bundle; not defined at all when run from source. */
 declare const __MEDCHAT_TEST_HOOKS__: boolean;
 
-/** Where the administrator puts the policy on this system. */
-export function systemPolicyFile(platform: NodeJS.Platform = process.platform, programData = process.env.ProgramData): string {
-  if (platform === 'win32') return path.win32.join(programData || 'C:\\ProgramData', 'medchat', 'policy.json');
+/**
+ * Where the administrator puts the policy on this system. On Windows it is C:\ProgramData, written
+ * out: %ProgramData% is an environment variable, which a user can set to a folder of their own.
+ */
+export function systemPolicyFile(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return 'C:\\ProgramData\\medchat\\policy.json';
   return '/etc/medchat/policy.json';
 }
 
