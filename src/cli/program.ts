@@ -5,7 +5,6 @@
  * version.ts, below it.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { activePolicy } from '../core/config/policy.js';
 import { MedchatError, toMedchatError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { sanitizeLine } from '../core/text/sanitize.js';
@@ -92,7 +91,8 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
   registerSubcommands(program);
   // The organisation policy is read before any command runs: a policy file that is there but not
   // usable stops every command with its one line (fail closed), not only those that read settings.
-  program.hook('preAction', () => {
+  program.hook('preAction', async () => {
+    const { activePolicy } = await import('../core/config/policy.js');
     activePolicy();
   });
   return program;
