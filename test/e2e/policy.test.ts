@@ -119,17 +119,17 @@ test('a malformed policy stops every command with one line naming the file (fail
   const cases: Array<[string, object | string, RegExp]> = [
     ['bad JSON', '{"privacy": "redact",}', /not valid JSON/],
     ['unknown key', { privacy: 'redact', 'max-token': 100 }, /unknown key "max-token"/],
-    ['privacy off', { privacy: 'off' }, /"privacy".*cannot be "off"/],
-    ['privacy wrong word', { privacy: 'strict' }, /"privacy" must be "warn" or "redact"/],
-    ['empty model list', { model: [] }, /"model" must name at least one/],
-    ['empty base-url list', { 'base-url': [] }, /"base-url" must name at least one/],
-    ['base-url not a list', { 'base-url': 'https://llm.hospital.example' }, /"base-url" must be a list/],
-    ['base-url without scheme', { 'base-url': ['llm.hospital.example'] }, /"base-url" must hold only http/],
-    ['max-tokens as text', { 'max-tokens': '8192' }, /"max-tokens" must be a whole number/],
-    ['retention-days 0', { 'retention-days': 0 }, /"retention-days" must be a whole number from 1/],
-    ['history maybe', { history: 'maybe' }, /"history" must be "on" or "off"/],
-    ['encrypt as 1', { encrypt: 1 }, /"encrypt" must be "on" or "off"/],
-    ['audit-dir relative', { 'audit-dir': 'logs' }, /"audit-dir" must be an absolute folder/],
+    ['privacy off', { privacy: 'off' }, /"privacy" is "off"; it is the lowest privacy mode allowed, never "off"/],
+    ['privacy wrong word', { privacy: 'strict' }, /"privacy" is .*; it must be "warn" or "redact"/],
+    ['empty model list', { model: [] }, /"model" is .*; it must name at least one/],
+    ['empty base-url list', { 'base-url': [] }, /"base-url" is .*; it must name at least one/],
+    ['base-url not a list', { 'base-url': 'https://llm.hospital.example' }, /"base-url" is .*; it must be a list/],
+    ['base-url without scheme', { 'base-url': ['llm.hospital.example'] }, /"base-url" is .*; it must hold only http/],
+    ['max-tokens as text', { 'max-tokens': '8192' }, /"max-tokens" is .*; it must be a whole number/],
+    ['retention-days 0', { 'retention-days': 0 }, /"retention-days" is .*; it must be a whole number from 1/],
+    ['history maybe', { history: 'maybe' }, /"history" is .*; it must be "on" or "off"/],
+    ['encrypt as 1', { encrypt: 1 }, /"encrypt" is .*; it must be "on" or "off"/],
+    ['audit-dir relative', { 'audit-dir': 'logs' }, /"audit-dir" is .*; it must be an absolute folder/],
     ['an array', '[]', /must hold one JSON object/],
     ['null', 'null', /must hold one JSON object/],
     ['empty file', '', /not valid JSON/],
@@ -353,6 +353,9 @@ test('the release bundle (dist/) has no test hook: MEDCHAT_TEST_POLICY_FILE is n
   assert.deepEqual(hits, [], 'the variable name is not in the release bundle');
   const test = filesUnder(path.dirname(bin)).filter((f) => f.endsWith('.js') && fs.readFileSync(f, 'utf8').includes('MEDCHAT_TEST_POLICY_FILE'));
   assert.equal(test.length, 1, 'the test build has it (so the check above means something)');
+  const intoDist = spawnSync(process.execPath, [path.join(REPO, 'build', 'build.mjs')], { cwd: REPO, env: { ...process.env, MEDCHAT_BUILD_TEST_HOOKS: '1' }, encoding: 'utf8', timeout: BOUND_MS });
+  assert.notEqual(intoDist.status, 0, 'a test build is never written into dist/');
+  assert.match(intoDist.stderr, /never dist\//);
   if (fs.existsSync('/etc/medchat/policy.json')) return t.skip('this machine has a real /etc/medchat/policy.json');
   const file = policyFile({ model: ['clinical-small'] });
   const r = await runCli(['policy'], { bin: BIN, env: { MEDCHAT_TEST_POLICY_FILE: file }, timeoutMs: BOUND_MS });

@@ -65,6 +65,9 @@ export const POLICY_KEYS = [
 ] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
+/** What a user can do about a broken policy (they cannot edit it; it must not be worked around). */
+const FIX = 'ask your administrator to fix it (medchat does not run while it is broken)';
+
 /** A policy file is a few hundred bytes; 64 KB is far more than any could need. */
 const MAX_POLICY_BYTES = 64 * 1024;
 
@@ -117,7 +120,7 @@ export class PolicyError extends MedchatError {
 /** Read and check one policy file; {} when it does not exist. */
 export function loadPolicy(file: string): Policy {
   const what = `the organisation policy ${file}`;
-  const fix = 'ask your administrator to fix it (medchat will not run without it while it is there)';
+  const fix = FIX;
   let text: string;
   try {
     text = readTextFileBounded(file, { maxBytes: MAX_POLICY_BYTES, what, notRegularHint: 'it must be a regular file', tooBigHint: 'a policy is a few hundred bytes' });
@@ -138,11 +141,11 @@ export function loadPolicy(file: string): Policy {
 }
 
 function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
-  const bad = (key: string, must: string) => new PolicyError(`the organisation policy ${file}: "${key}" ${must} (it is ${shown(raw[key])}); ask your administrator to fix it`);
+  const bad = (key: string, must: string) => new PolicyError(`the organisation policy ${file}: "${key}" is ${shown(raw[key])}; it ${must}; ${FIX}`);
   const policy: Policy = { file };
   for (const key of Object.keys(raw)) {
     if (!(POLICY_KEYS as readonly string[]).includes(key)) {
-      throw new PolicyError(`the organisation policy ${file} has an unknown key "${cut(key)}" (known: ${POLICY_KEYS.join(', ')}); ask your administrator to fix it`);
+      throw new PolicyError(`the organisation policy ${file} has an unknown key "${cut(key)}" (known: ${POLICY_KEYS.join(', ')}); ${FIX}`);
     }
   }
   const list = (key: 'base-url' | 'model', each: (v: string) => string): string[] | undefined => {
@@ -176,7 +179,7 @@ function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
   const model = list('model', (x) => x.trim());
   if (model) policy.model = model;
   if (raw.privacy !== undefined) {
-    if (raw.privacy === 'off') throw bad('privacy', 'is the lowest privacy mode allowed and cannot be "off": use "warn" or "redact"');
+    if (raw.privacy === 'off') throw bad('privacy', 'is the lowest privacy mode allowed, never "off": use "warn" or "redact"');
     if (raw.privacy !== 'warn' && raw.privacy !== 'redact') throw bad('privacy', 'must be "warn" or "redact"');
     policy.privacy = raw.privacy;
   }
