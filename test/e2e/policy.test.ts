@@ -205,6 +205,13 @@ test('base-url and model: a flag, variable or config value outside the list is r
   // config list shows the value in force, marked.
   const list = await run(['config', 'list'], { policyPath: file, home });
   assert.match(list.stdout, /^model +clinical-small \(locked by policy: one of clinical-small, medical-large-latest\)$/m);
+  // A service set before the policy came: shown as it is, refused, with the fix.
+  const before = { 'base-url': 'https://elsewhere.example' };
+  const refusedList = await run(['config', 'list'], { policyPath: file, config: before });
+  assert.match(refusedList.stdout, /^base-url +https:\/\/elsewhere\.example \(refused by policy: one of http:\/\/127\.0\.0\.1:\d+, https:\/\/llm\.hospital\.example; run: medchat config unset base-url\)$/m);
+  const refusedGet = await run(['config', 'get', 'base-url'], { policyPath: file, config: before });
+  assert.equal(refusedGet.stdout, 'https://elsewhere.example\n');
+  assert.match(refusedGet.stderr, /^medchat: base-url https:\/\/elsewhere\.example is refused by your organisation's policy \(.*\): one of .*; run: medchat config unset base-url\n$/);
 });
 
 test('privacy is a floor: --privacy off refused (exit 2); a lower config value raised and said once; the default raised silently', async () => {

@@ -20,7 +20,7 @@ export async function configCommand(action: string, key: string | undefined, val
         const spec = CONFIG_KEYS[k] as { default?: unknown };
         const v = values[k];
         const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
-        print(`${k.padEnd(width)}  ${lockedView(k, v, store.path) ?? shown}`);
+        print(`${k.padEnd(width)}  ${lockedLine(k, v, store.path) ?? shown}`);
       }
       return 0;
     }
@@ -29,15 +29,16 @@ export async function configCommand(action: string, key: string | undefined, val
       const k = assertConfigKey(key);
       const stored = store.get(k);
       const v = stored ?? (CONFIG_KEYS[k] as { default?: never }).default;
-      const rule = policyRule(k);
-      if (rule === undefined) {
+      const lock = lockedView(k, stored);
+      if (!lock) {
         print(formatConfigValue(k, v));
         return 0;
       }
-      // Locked: the value in force on stdout; what the policy says on stderr.
-      const effective = stored === undefined || policyForbids(k, stored) ? effectiveLocked(k, v) : stored;
-      print(formatConfigValue(k, effective));
-      process.stderr.write(`medchat: ${k} is locked ${byPolicy()}: ${rule}\n`);
+      // Locked: the value in force (or the refused one) on stdout; what the policy says on stderr.
+      print(formatConfigValue(k, lock.value));
+      process.stderr.write(
+        lock.refused ? `medchat: ${k} ${formatConfigValue(k, stored)} is refused ${byPolicy()}: ${lock.rule}; run: medchat config unset ${k}\n` : `medchat: ${k} is locked ${byPolicy()}: ${lock.rule}\n`,
+      );
       return 0;
     }
     case 'unset': {
@@ -82,24 +83,33 @@ function shownStored(key: ConfigKey, value: unknown, file: string): string {
   }
 }
 
-/** The value the policy puts in place of a stored or default value it does not allow (a list's first, the floor, the lock, the ceiling). */
-function effectiveLocked(key: ConfigKey, value: ConfigValue | undefined): ConfigValue | undefined {
-  if (key !== 'base-url' && key !== 'model' && value !== undefined && !policyForbids(key, value)) return value;
-  return policyValue(key);
-}
-
-/** `config list`'s line for a key the policy locks: the value in force, marked; undefined when it does not lock it. */
-function lockedView(key: ConfigKey, stored: unknown, file: string): string | undefined {
+/**
+ * A key the policy locks, as `config get` and `list` show it: the value in force (a stored one the
+ * policy allows, else its floor, lock, ceiling or first allowed) and the rule; a stored service or
+ * model outside its lists is shown as it is, refused. Undefined when the policy does not lock it.
+ */
+function lockedView(key: ConfigKey, stored: ConfigValue | undefined): { value: ConfigValue | undefined; rule: string; refused: boolean; overridden: boolean } | undefined {
   const rule = policyRule(key);
   if (rule === undefined) return undefined;
+  const forbidden = stored !== undefined && policyForbids(key, stored) !== undefined;
+  const isList = key === 'base-url' || key === 'model';
+  if (forbidden && isList) return { value: stored, rule, refused: true, overridden: false };
+  if (stored !== undefined && !forbidden) return { value: stored, rule, refused: false, overridden: false };
+  const fallback = (CONFIG_KEYS[key] as { default?: ConfigValue }).default;
+  const value = !isList && fallback !== undefined && !policyForbids(key, fallback) ? fallback : policyValue(key);
+  return { value, rule, refused: false, overridden: forbidden };
+}
+
+/** `config list`'s text for a locked key: `redact (locked by policy: redact)`. */
+function lockedLine(key: ConfigKey, stored: unknown, file: string): string | undefined {
   let value: ConfigValue | undefined;
   try {
     value = stored === undefined ? undefined : checkStoredValue(key, stored, file);
   } catch {
     value = undefined;
   }
-  const usable = value !== undefined && !policyForbids(key, value);
-  const effective = usable ? value : effectiveLocked(key, (CONFIG_KEYS[key] as { default?: ConfigValue }).default);
-  const note = value !== undefined && !usable ? `; your ${formatConfigValue(key, value)} is ${key === 'base-url' || key === 'model' ? 'refused' : 'not used'}` : '';
-  return `${formatConfigValue(key, effective)} (locked by policy: ${rule}${note})`;
+  const lock = lockedView(key, value);
+  if (!lock) return undefined;
+  if (lock.refused) return `${formatConfigValue(key, lock.value)} (refused by policy: ${lock.rule}; run: medchat config unset ${key})`;
+  return `${formatConfigValue(key, lock.value)} (locked by policy: ${lock.rule}${lock.overridden ? `; your ${formatConfigValue(key, value)} is not used` : ''})`;
 }
