@@ -46,7 +46,7 @@ interface Locked {
   meaning: string;
 }
 
-/** Each key the policy sets, in the file's order of keys, with what it means for the user. */
+/** Each key the policy sets, in the README's order, with what it means for the user. */
 function describePolicy(p: Policy): Locked[] {
   const out: Locked[] = [];
   const add = (key: PolicyKey, value: Locked['value'] | undefined, meaning: string) => {
