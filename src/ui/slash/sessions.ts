@@ -14,9 +14,9 @@ export const sessions: SlashCommand = {
     const width = chat.snapshot().columns;
     const result = searchSessions(chat.store, { words: [words], limit: SHOWN, excerptWidth: width });
     if (result.hits.length === 0) return chat.notice(`no saved conversation holds all of: ${words.slice(0, 60)}`);
-    const lines = [`Conversations holding ${words.slice(0, 60)}, newest first (/resume <id> to open one):`];
+    const lines = [`Conversations holding ${words.slice(0, 60)}, newest first:`];
     for (const hit of result.hits) lines.push(...hitLines(hit, { width: width - 2 }));
-    if (result.more) lines.push(`(the ${SHOWN} newest shown; medchat sessions search lists more)`);
+    lines.push(result.more ? `(the ${SHOWN} newest shown; medchat sessions search lists more; /resume <id> opens one)` : '(/resume <id> opens one)');
     chat.notice(lines.join('\n'));
   },
 };
