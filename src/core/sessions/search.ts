@@ -3,9 +3,9 @@
  *
  * The match rule: a conversation matches when every word occurs in its questions and answers
  * (and reasoning, when asked for), each anywhere, as part of a word too ("diabet" finds
- * "diabetic"); case and accents do not count ("oedeme" finds "Œdème"? no: "oedème" and "OEDEME"
- * find "oedème"; "resume" finds "Résumé"). Text is compared folded: decomposed (NFD), the
- * combining accents U+0300–U+036F dropped, lower-cased.
+ * "diabetic"); case and accents do not count ("resume" and "RÉSUMÉ" find "Résumé"; "œ" and "ß"
+ * are letters of their own). Text is compared folded: decomposed (NFD), the combining accents
+ * U+0300–U+036F dropped, lower-cased.
  *
  * How it is fast: sessions are scanned newest first (by their file's last save) and reading
  * stops once `limit` conversations matched and one more showed there are more. Each file's raw
