@@ -2,7 +2,7 @@ import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './options.js';
 import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from '../core/config/config-store.js';
 import { usageError } from '../core/errors.js';
-import { assertSessionOptionsAllowed, resolveSettings, type Settings } from '../core/config/settings.js';
+import { assertSessionOptionsAllowed, resolveSettings, resolveValue, type Settings } from '../core/config/settings.js';
 import { MAX_INPUT_BYTES } from '../core/io/stdin.js';
 import { plannerForFlags } from '../core/request/request-plan.js';
 import { currentRoleSettings } from '../core/request/roles/active.js';
@@ -31,6 +31,11 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   const settings = planner.settings;
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('../core/sessions/chat-session.js');
+  // retention-days: conversations older than that are deleted first, with one line saying so.
+  if (settings.history && !incognito && resolveValue('retention-days', { store, env: process.env }) !== undefined) {
+    const { sweepExpiredSessions } = await import('./commands/sessions-actions.js');
+    sweepExpiredSessions(store);
+  }
 
   if (entry.interactive) {
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
@@ -42,7 +47,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   }
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
   // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
-  const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
+  const session = ChatSession.open(settings, { system: planner.system, resume, incognito, role: role?.name });
   const question = await readQuestion(entry, { maxBytes: MAX_INPUT_BYTES, role: role?.name });
   const plan = planner.plan(question);
   return runOneShot(
