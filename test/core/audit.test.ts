@@ -12,7 +12,7 @@ import { ask, answer, openPrivacy, pose } from '../../src/core/ask/ask.js';
 import { auditLog, configureAudit } from '../../src/core/audit/log.js';
 import { verifyLog, linesSince, parseSince } from '../../src/core/audit/read.js';
 import type { AuditRecord } from '../../src/core/audit/record.js';
-import { setPolicyForTests } from '../../src/core/config/policy.js';
+import { usePolicyFile } from '../../src/core/config/policy.js';
 import { MedchatError } from '../../src/core/errors.js';
 import type { FileOps } from '../../src/core/io/file-ops.js';
 import { PrivacyGuard, guardOutgoing } from '../../src/core/privacy/guard.js';
@@ -36,8 +36,14 @@ before(async () => {
   double = await startServiceDouble();
 });
 after(() => double.close());
+/** An organisation policy in force for this process (written to a file, read as medchat reads one). */
+function setPolicy(policy: Record<string, unknown>): void {
+  const file = path.join(tempDir('medchat-audit-policy-'), 'policy.json');
+  fs.writeFileSync(file, JSON.stringify(policy));
+  usePolicyFile(file);
+}
 afterEach(() => {
-  setPolicyForTests(undefined);
+  usePolicyFile(undefined);
   cleanup();
 });
 
@@ -288,7 +294,7 @@ test('a full disk for several questions: one warning only, then every held line 
 });
 
 test('required by the policy: a failed write stops the NEXT question (one-shot, batch: thrown before anything is sent; the chat screen: the posed turn fails); written again, questions go on', async () => {
-  setPolicyForTests({ audit: true, file: '/etc/medchat/policy.json' });
+  setPolicy({ audit: true });
   const ops = new SwitchableOps();
   const file = fresh(ops);
   // The setting is off: the policy requires it anyway.
@@ -314,7 +320,7 @@ test('required by the policy: a failed write stops the NEXT question (one-shot, 
 });
 
 test('required by the policy and the log cannot be opened at all: the first question is refused before anything is sent', async () => {
-  setPolicyForTests({ audit: true });
+  setPolicy({ audit: true });
   const ops = new SwitchableOps();
   fresh(ops);
   ops.broken = 'EACCES';
@@ -339,7 +345,7 @@ test('the file is 0600 in a 0700 folder', async () => {
 
 test('policy folder: <dir>/<user>.jsonl; a link planted there is refused, not followed', async () => {
   const shared = tempDir('medchat-audit-shared-');
-  setPolicyForTests({ audit: true, auditDir: shared });
+  setPolicy({ audit: true, 'audit-dir': shared });
   fresh();
   await oneShot('q', { content: ['a'] });
   const files = fs.readdirSync(shared).filter((n) => n.endsWith('.jsonl'));
@@ -409,7 +415,7 @@ test('retexture: one line per job, mode retexture, the task id, the exit code; n
 });
 
 test('required by the policy on a full disk (the file opens, no line fits): the first question is refused before anything is sent', async () => {
-  setPolicyForTests({ audit: true });
+  setPolicy({ audit: true });
   fresh();
   configureAudit({ freeBytes: () => 0 });
   const sent = double.chat.requests.length;
@@ -425,7 +431,7 @@ test('batch, required by the policy: a failed write after the first item stops t
   const { runBatchCommand } = await import('../../src/cli/commands/batch-run.js');
   const { PassThrough } = await import('node:stream');
   const { capture } = await import('../support/capture.js');
-  setPolicyForTests({ audit: true });
+  setPolicy({ audit: true });
   const ops = new SwitchableOps();
   const file = fresh(ops);
   const input = path.join(dir, 'q.jsonl');

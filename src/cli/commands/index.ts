@@ -12,6 +12,7 @@ import { registerPrivacy } from './privacy.js';
 import { registerRoles } from './roles.js';
 import { registerBatch } from './batch.js';
 import { registerAudit } from './audit.js';
+import { registerPolicy } from './policy.js';
 
 export function registerSubcommands(program: Command): void {
   registerRetexture(program);
@@ -23,4 +24,5 @@ export function registerSubcommands(program: Command): void {
   registerRoles(program);
   registerBatch(program);
   registerAudit(program);
+  registerPolicy(program);
 }

@@ -17,7 +17,7 @@ import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import { LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
-import { FileReadError, formatBytes, readTextFileBounded } from '../io/bounded-read.js';
+import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from '../io/bounded-read.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
@@ -185,6 +185,51 @@ export class SessionStore {
       }
     }
     return disk ? mergeSessions(mine, disk, scope) : mine;
+  }
+
+  /**
+   * The bytes of session `id` as JSON (bounded like every session read; a FileReadError says why
+   * not). Search and retention read sessions only through here, so what they see is what `load`
+   * sees, and nothing they read is written anywhere.
+   */
+  readRaw(id: string): Buffer {
+    const file = this.fileFor(id);
+    return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+  }
+
+  /** Every session with its file's last modification (its last save), newest first; a file gone meanwhile is left out. */
+  byActivity(): { id: string; mtimeMs: number }[] {
+    const out: { id: string; mtimeMs: number }[] = [];
+    for (const id of this.ids()) {
+      try {
+        out.push({ id, mtimeMs: fs.statSync(this.fileFor(id)).mtimeMs });
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id));
+  }
+
+  /**
+   * Remove session `id` under its lock, if `stillWanted()` says so there: never while another
+   * medchat holds the lock (it is saving), never without asking again once the lock is held.
+   */
+  removeUnlessLocked(id: string, stillWanted: () => boolean): 'removed' | 'locked' | 'kept' {
+    const file = this.fileFor(id);
+    try {
+      return withFileLock(
+        `${file}.lock`,
+        () => {
+          if (!stillWanted()) return 'kept';
+          this.remove(id);
+          return 'removed';
+        },
+        { ops: this.ops, waitMs: 0 },
+      );
+    } catch (err) {
+      if (err instanceof LockTimeoutError || err instanceof LockUnusableError) return 'locked';
+      throw err;
+    }
   }
 
   exists(id: string): boolean {
@@ -381,6 +426,7 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
     updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date(0).toISOString(),
     model: typeof d.model === 'string' ? d.model : '',
     ...(typeof d.system === 'string' && d.system ? { system: d.system } : {}),
+    ...(typeof d.role === 'string' && d.role ? { role: d.role } : {}),
     turns,
     context,
   };
