@@ -6,9 +6,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
-import { runCli, tempHome, TEST_KEY } from '../support/cli.js';
+import { runCli, tempHome, TEST_KEY, type CliOptions } from '../support/cli.js';
+import { openToOthers, testBuild } from '../support/test-build.js';
+import { tempDir } from '../support/temp.js';
 import { PNG_BYTES, writeTemp } from '../fixtures/images.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 
@@ -202,4 +205,82 @@ test('six medchats of one user at once: six lines, one chain (the append is lock
   assert.deepEqual(lines(home).map((l) => l.seq), [1, 2, 3, 4, 5, 6]);
   const v = await runCli(['audit', 'verify'], { home });
   assert.equal(v.code, 0, v.stdout + v.stderr);
+});
+
+// ---- required by the organisation policy (a test build reads MEDCHAT_TEST_POLICY_FILE) ----------
+
+const NOBODY = 65534;
+const AS_NOBODY = ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'];
+const otherUserSkip: string | false = (() => {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return 'needs root on Linux, to run as another user';
+  const probe = spawnSync(AS_NOBODY[0]!, [...AS_NOBODY.slice(1), process.execPath, '-e', '0'], { stdio: 'ignore' });
+  return probe.status === 0 ? false : 'needs setpriv (util-linux) and a node binary the user nobody can run';
+})();
+
+function withPolicy(policy: object, args: string[], o: CliOptions = {}) {
+  const dir = openToOthers(tempDir('medchat-audit-policy-'));
+  const file = path.join(dir, 'policy.json');
+  fs.writeFileSync(file, JSON.stringify(policy));
+  fs.chmodSync(file, 0o644);
+  return runCli(args, { timeoutMs: 60_000, bin: testBuild(), ...o, env: { MEDCHAT_TEST_POLICY_FILE: file, ...o.env } });
+}
+
+/** An audit folder as the README says to make one: root's, 1733 (anyone may add a file; nobody may list it or remove another's). */
+function sharedAuditDir(): string {
+  const dir = path.join(openToOthers(tempDir('medchat-audit-shared-')), 'medchat-audit');
+  fs.mkdirSync(dir);
+  fs.chmodSync(dir, 0o1733);
+  return dir;
+}
+
+test('required by the policy with audit-dir: the line goes to <audit-dir>/<user>.jsonl (0600), with the setting off; verify reads it', async () => {
+  const shared = sharedAuditDir();
+  const home = tempHome();
+  double.chat.enqueue({ content: ['ok'] });
+  const r = await withPolicy({ audit: true, 'audit-dir': shared }, ['a question'], { baseUrl: double.url, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(fs.existsSync(path.join(home, 'data', 'audit')), false, 'not in the data folder');
+  const files = fs.readdirSync(shared);
+  assert.equal(files.length, 1, files.join(', '));
+  const file = path.join(shared, files[0]!);
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  const line = JSON.parse(fs.readFileSync(file, 'utf8')) as Line;
+  assert.equal(`${line.user}.jsonl`, files[0]);
+  assert.equal(line.mode, 'one-shot');
+  const v = await withPolicy({ audit: true, 'audit-dir': shared }, ['audit', 'verify'], { home });
+  assert.equal(v.code, 0, v.stderr);
+  assert.match(v.stdout, /1 line, each chained/);
+});
+
+test('another user writes their own file in the shared folder, 0600 and theirs', { skip: otherUserSkip }, async () => {
+  const shared = sharedAuditDir();
+  const home = openToOthers(tempHome());
+  fs.chownSync(home, NOBODY, NOBODY);
+  double.chat.enqueue({ content: ['ok'] });
+  const r = await withPolicy({ audit: true, 'audit-dir': shared }, ['a question'], { baseUrl: double.url, home, wrap: AS_NOBODY });
+  assert.equal(r.code, 0, r.stderr);
+  const files = fs.readdirSync(shared);
+  assert.equal(files.length, 1);
+  const st = fs.statSync(path.join(shared, files[0]!));
+  assert.equal(st.uid, NOBODY);
+  assert.equal(st.mode & 0o777, 0o600);
+});
+
+test('required by the policy and the audit folder cannot be written: the question and the image job are refused before anything is sent (exit 2, one line)', async () => {
+  const missing = path.join(tempDir('medchat-audit-none-'), 'not-made');
+  const home = tempHome();
+  const chats = double.chat.requests.length;
+  const r = await withPolicy({ audit: true, 'audit-dir': missing }, ['What dose of warfarin for Margaret Ellison?'], { baseUrl: double.url, home });
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, /^medchat: the audit log .*not-made.* cannot be written \(ENOENT\), and your organisation's policy requires it: nothing was sent/);
+  assert.equal(double.chat.requests.length, chats, 'nothing sent unaudited');
+  const jobs = double.retexture.submits.length;
+  const png = writeTemp('scan.png', PNG_BYTES);
+  const job = await withPolicy({ audit: true, 'audit-dir': missing }, ['retexture', '--image', png, 'x'], { baseUrl: double.url, home });
+  assert.equal(job.code, 2, job.stderr);
+  assert.match(job.stderr, /policy requires it: nothing was sent/);
+  assert.equal(double.retexture.submits.length, jobs);
 });
