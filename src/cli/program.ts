@@ -13,6 +13,7 @@ import { registerSubcommands } from './commands/index.js';
 import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from '../version.js';
+import { configureAudit } from '../core/audit/setup.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');
@@ -111,6 +112,8 @@ function commandPath(cmd: Command): string {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // The audit log's lines carry the version; a failed audit write is one warning line (the chat screen shows it as a notice).
+  configureAudit({ version: VERSION, warn: (line) => process.stderr.write(`medchat: warning: ${sanitizeLine(line)}\n`) });
   const program = buildProgram();
   // Every command, subcommands of subcommands included (commander copies these settings only to
   // commands made after them): a usage error is our one line with the next step, exit 2.

@@ -12,6 +12,7 @@ export const ExitCode = {
   schemaInvalid: 9, // --schema: the answer is not valid JSON for the schema, even after one repair request
   batchFailures: 10, // batch: the run finished, but some items failed (their lines carry "error"; rerun retries them)
   privacyFound: 11, // privacy check found identifiers
+  auditBroken: 12, // audit verify: a line of the audit log was changed, removed, moved or cut short
   interrupted: 130, // Ctrl+C / SIGINT
   hangup: 129, // SIGHUP
   terminated: 143, // SIGTERM

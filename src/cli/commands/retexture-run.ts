@@ -54,7 +54,7 @@ const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr })
 
 function connection(o: ServiceFlags): ServiceConnection {
   const settings = resolveSettings({ flags: { 'base-url': o.baseUrl, 'api-key': o.apiKey }, store: new ConfigStore() });
-  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}) };
+  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey, audit: settings.audit, ...(settings.apiKeySource ? { apiKeySource: settings.apiKeySource } : {}) };
 }
 
 function followSettings(o: FollowFlags) {

@@ -6,6 +6,7 @@
  *   → context fit and the context-length retry (ChatSession.send)
  *   → the client (streamed, or one whole answer with the caller's retries and rate control)
  *   → schema repair (repair.ts) → turn status (conversation.ts's one rule) → save
+ *   → the audit line, when the audit log is on (core/audit: counts and codes, never text)
  *
  * as events handed to the front end as they happen, and how it went at the end. Front ends only
  * present them:
@@ -17,8 +18,10 @@
  * Content and reasoning arrive with the values the guard replaced put back (`text`), and, for a
  * screen, marked (`shown`); keys echoed by the service are already masked (ChatSession). A
  * question's failure is in the answer (`error`), never thrown; only a refusal before the question
- * exists (files too big for the window) is. Events go to a callback, not through one more async
- * generator: a long answer is tens of thousands of events, and each hop costs CPU on every one.
+ * exists (files too big for the window, or an audit log the policy requires that cannot be
+ * written) is; a posed question the audit log refuses fails, unsent. Events go to a callback,
+ * not through one more async generator: a long answer is tens of thousands of events, and each
+ * hop costs CPU on every one.
  */
 import type { Usage } from '../chat/chat-events.js';
 import type { WireMessage } from '../chat/chat-request.js';
@@ -34,6 +37,9 @@ import type { Finished } from '../request/request-plan.js';
 import { addUsage } from '../request/schema/report.js';
 import type { ChatSession, SendOptions, SessionEvent } from '../sessions/chat-session.js';
 import { schemaStep, type RepairEvent, type SchemaPlan } from './repair.js';
+import { auditLog, auditRequired, type AuditLog } from '../audit/log.js';
+import type { AuditMode } from '../audit/record.js';
+import type { Kind } from '../privacy/kinds.js';
 
 export type AskEvent =
   | Exclude<SessionEvent, { type: 'content' | 'reasoning' }>
@@ -89,6 +95,12 @@ interface AnswerOptions {
   plan?: SchemaPlan & { schema?: unknown };
   /** How values put back are shown: `mark` around each, `prepare` on each piece first (a terminal's sanitizer). */
   show?: { mark?: Mark; prepare?: (piece: string) => string };
+  /**
+   * The audit line (when the audit log is on): the mode (default `one-shot` for ask, `chat` for
+   * answer) and, for a question that brings texts of its own (a batch line), what the guard found
+   * in all of them.
+   */
+  audit?: { mode?: AuditMode; found?: Partial<Record<Kind, number>> };
 }
 
 export interface AskRequest extends AnswerOptions {
@@ -127,13 +139,31 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     const waiting = onEvent(e);
     if (waiting) await waiting;
   };
+  // The audit log, when on: a log that must be kept and cannot be written refuses the question before it is sent.
+  const audit = auditFor((posed?.session ?? (opts as AskRequest).session).settings);
+  const mode = opts.audit?.mode ?? (posed ? 'chat' : 'one-shot');
   if (!posed) {
     const req = opts as AskRequest;
     const plan = req.plan;
+    audit?.gate();
     if (plan?.files?.length && plan.messages) await refuseFilesThatCannotFit(plan.messages, plan.files, req.session.settings);
     posed = pose(req.session, req.question, req.privacy);
     await emit({ type: 'posed', turn: posed.turn, question: posed.question });
+  } else if (audit) {
+    try {
+      audit.gate();
+    } catch (err) {
+      return refused(posed, toMedchatError(err));
+    }
   }
+  const out = await pipeline(opts, emit, onEvent, posed);
+  // Written once the answer is shown and saved: a failed write never costs the answer.
+  if (audit) audit.record(auditEvent(posed, out, mode, opts.audit?.found));
+  return out;
+}
+
+/** The question's answer and its repair, once it is in the conversation. */
+async function pipeline(opts: AnswerOptions, emit: (e: AskEvent) => Promise<void>, onEvent: OnEvent, posed: Posed): Promise<Answer> {
   const { session, privacy } = posed;
   const seal = posed.question?.mode === 'redact' && privacy ? (text: string) => privacy.guard.seal(text) : undefined;
   const out: Answer = { turn: posed.turn, question: posed.question, content: '', reasoning: '', answered: false, attempts: 0, putBack: [] };
@@ -216,6 +246,41 @@ async function run(opts: AnswerOptions & Partial<AskRequest>, onEvent: OnEvent, 
     turn = session.ask(step.request);
   }
   return out;
+}
+
+/** The audit log, when the setting (or the policy) asks for one. */
+function auditFor(settings: { audit?: boolean }): AuditLog | undefined {
+  return settings.audit || auditRequired() ? auditLog() : undefined;
+}
+
+/** A posed question the audit gate stopped: failed, saved, not sent. */
+function refused(posed: Posed, error: MedchatError): Answer {
+  posed.turn.status = 'failed';
+  posed.turn.error = error.message;
+  posed.session.saveNow();
+  return { turn: posed.turn, question: posed.question, content: '', reasoning: '', answered: false, attempts: 0, putBack: [], error };
+}
+
+/** What the audit line says of a question: counts, modes and codes, never its text. */
+function auditEvent(posed: Posed, a: Answer, mode: AuditMode, found?: Partial<Record<Kind, number>>) {
+  const settings = posed.session.settings;
+  const schemaInvalid = !a.error && a.finished !== undefined && !a.finished.ok;
+  const status = a.turn.status === 'pending' || a.turn.status === 'streaming' ? 'failed' : a.turn.status;
+  const q = posed.question;
+  return {
+    mode,
+    ...(posed.session.persistent ? { session: posed.session.id } : {}),
+    baseUrl: settings.baseUrl,
+    model: settings.model,
+    tokensIn: a.usage?.prompt_tokens,
+    tokensOut: a.usage?.completion_tokens,
+    privacy: q?.mode ?? posed.privacy?.mode ?? 'off',
+    identifiers: found ?? q?.counts ?? {},
+    redacted: q?.mode === 'redact',
+    outcome: schemaInvalid ? 'schema-invalid' : a.error?.kind === 'interrupted' ? 'interrupted' : status,
+    exitCode: a.error?.exitCode ?? (schemaInvalid ? ExitCode.schemaInvalid : ExitCode.ok),
+    ...(a.error ? { error: a.error.kind } : {}),
+  };
 }
 
 /** A checked answer with the values put back in every string of its value (and its JSON). */

@@ -70,7 +70,7 @@ export async function answerItem(item: BatchItem, c: ItemCall): Promise<ItemOutc
       for (const [k, n] of Object.entries(found) as Array<[Kind, number]>) c.tally.counts[k] = (c.tally.counts[k] ?? 0) + n;
     }
     const { signal, ...call } = c.call;
-    done = await ask({ session: conversation.session, question: conversation.question, privacy, plan, stream: false, signal, call }, (e) => {
+    done = await ask({ session: conversation.session, question: conversation.question, privacy, plan, stream: false, signal, call, audit: { mode: 'batch-item', found } }, (e) => {
       if (e.type === 'retry') c.onRetry(e);
       else if (e.type === 'usage') c.onUsage(e.usage);
       else if (e.type === 'compacted') compacted = e.text;

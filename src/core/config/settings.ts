@@ -20,6 +20,8 @@ export interface Settings {
   compressAt: number;
   compress: 'summarise' | 'trim';
   history: boolean;
+  /** Keep an audit line per question and job (core/audit). */
+  audit?: boolean;
   disclaimer: boolean;
   /** Where `apiKey` came from (a flag, an environment variable, the config file, api-key-command): a refused key's advice names it. */
   apiKeySource?: KeySource;
@@ -122,6 +124,7 @@ export function resolveSettings(opts: ResolveOptions): Settings {
     compress: get('compress') as 'summarise' | 'trim',
     history: Boolean(get('history')),
     disclaimer: Boolean(get('disclaimer')),
+    audit: Boolean(get('audit')),
     ...(apiKeySource ? { apiKeySource } : {}),
   };
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
  */
 export interface FileOps {
   /** Open (`'wx'`: create, fail if it exists, never follow a link; `'r'`: a folder to fsync). Returns the fd. */
-  open(file: string, flags: string, mode?: number): number;
+  open(file: string, flags: string | number, mode?: number): number;
   /** Write up to `length` bytes of `buf` from `offset`; returns how many were written (may be fewer). */
   write(fd: number, buf: Uint8Array, offset: number, length: number): number;
   fsync(fd: number): void;

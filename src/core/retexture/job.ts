@@ -14,6 +14,7 @@ import { ExitCode } from '../exit-codes.js';
 import { proxyFor } from '../net/http.js';
 import { shellQuote } from '../text/shell-quote.js';
 import { formatDuration } from '../text/format.js';
+import { auditLog, auditRequired, type AuditLog } from '../audit/log.js';
 import { CommandDeadline } from './deadline.js';
 import { downloadImage, resolveImageUrl, type DownloadedImage } from './download.js';
 import { loadImageInput } from './image-input.js';
@@ -114,6 +115,8 @@ interface Stage {
   phase: 'read' | 'submit' | 'wait' | 'download';
   taskId?: string;
   connection?: ServiceConnection;
+  /** The audit log, once the job is about to reach the service (when the setting or the policy asks for one). */
+  audit?: AuditLog;
 }
 
 /**
@@ -124,17 +127,44 @@ interface Stage {
 export async function runRetextureJob(opts: RetextureJobOptions): Promise<RetextureJobResult> {
   const deadline = CommandDeadline.after(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const stage: Stage = { phase: 'taskId' in opts ? 'wait' : 'read', ...('taskId' in opts ? { taskId: opts.taskId } : {}) };
+  let result: RetextureJobResult;
   try {
-    return await runJob(opts, deadline, stage);
+    result = await runJob(opts, deadline, stage);
   } catch (err) {
-    throw explain(err, opts, deadline, stage);
+    const e = explain(err, opts, deadline, stage);
+    stage.audit?.record(jobAudit(stage, undefined, e));
+    throw e;
   }
+  stage.audit?.record(jobAudit(stage, result));
+  return result;
+}
+
+/** The audit line of a job that reached the service: its task id, how it ended; never the prompt, the image or its address. */
+function jobAudit(stage: Stage, r: RetextureJobResult | undefined, err?: unknown) {
+  const e = err instanceof MedchatError ? err : undefined;
+  const outcome = r ? (!r.record ? 'submitted' : r.imageUrl === undefined ? 'pending' : 'complete') : e?.kind === 'rejected' || e?.kind === 'task-failed' || e?.kind === 'deadline' || e?.kind === 'interrupted' ? e.kind : 'failed';
+  return {
+    mode: 'retexture' as const,
+    ...(stage.taskId !== undefined ? { task: stage.taskId } : {}),
+    baseUrl: stage.connection!.baseUrl,
+    outcome,
+    exitCode: r ? ExitCode.ok : (e?.exitCode ?? ExitCode.failure),
+    ...(e ? { error: e.kind } : !r ? { error: 'error' } : {}),
+  };
 }
 
 async function runJob(opts: RetextureJobOptions, deadline: CommandDeadline, stage: Stage): Promise<RetextureJobResult> {
   const { signal } = opts;
   const emit = (e: RetextureEvent) => opts.onEvent?.(e);
-  const connect = (): ServiceConnection => (stage.connection ??= typeof opts.connection === 'function' ? opts.connection() : opts.connection);
+  const connect = (): ServiceConnection => {
+    if (stage.connection) return stage.connection;
+    const conn = typeof opts.connection === 'function' ? opts.connection() : opts.connection;
+    // A log that must be kept and cannot be written stops the job before anything is sent.
+    const audit = conn.audit || auditRequired() ? auditLog() : undefined;
+    audit?.gate();
+    stage.audit = audit;
+    return (stage.connection = conn);
+  };
 
   let submitted: SubmitResult | undefined;
   let taskId: string;

@@ -17,6 +17,8 @@ export interface ServiceConnection {
   apiKey: string;
   /** Where the key came from (a refused key's advice names it). */
   apiKeySource?: KeySource;
+  /** Keep an audit line for the job (core/audit); a resolved `Settings` carries it. */
+  audit?: boolean;
 }
 
 export interface ServiceResponse {

@@ -8,6 +8,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { AfterAnswer } from './after-answer.js';
 import { AnswerRunner } from './answer-stream.js';
 import { pose } from '../../core/ask/ask.js';
+import { configureAudit } from '../../core/audit/setup.js';
 import { ContextMeter } from './context-meter.js';
 import { JobRunner } from './job-runner.js';
 import type { FinishedTurn, TurnOutcome } from './live-turn.js';
@@ -84,6 +85,8 @@ export class ChatController implements ChatCommandHost {
     this.jobs = new JobRunner({ changed: () => this.changed(), ended: () => this.invalidateMeter(), notice: (text, tone) => this.notice(text, tone) });
     this.meter = new ContextMeter((draft) => this.actions.tokenBreakdown(draft));
     this.privacy = new PrivacyGate(opts.privacy, () => this.conversation.turns);
+    // A failed audit write is said on the screen, not on stderr under it.
+    configureAudit({ warn: (line) => this.notice(line, 'warn') });
     this.answers = new AnswerRunner({ step: (print, change) => this.answerStep(print, change), ended: (done, outcome, turn, error) => this.answerEnded(done, outcome, turn, error) });
     this.columns = opts.columns ?? 80;
     this.rows = opts.rows ?? 24;
