@@ -169,7 +169,7 @@ class AuditLog {
           try {
             const st = fs.fstatSync(fd);
             if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-            if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw Object.assign(new Error('owned by another user'), { code: 'EPERM' });
+            if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw Object.assign(new Error('owned by another user'), { code: 'EOWNER' });
             fn(fd, ops);
           } finally {
             try {
@@ -201,8 +201,24 @@ function codeOf(err: unknown): string {
   const e = err as { code?: string; name?: string };
   if (e?.code === 'ELOCKED') return 'held by another medchat for too long';
   if (e?.code === 'ELOOP') return 'it is a link; medchat does not follow links here';
-  return typeof e?.code === 'string' ? e.code : 'error';
+  if (typeof e?.code !== 'string') return 'error';
+  const words = PLAIN[e.code];
+  return words ? `${e.code}: ${words}` : e.code;
 }
+
+/** What a file error means, for the one line a user (or an administrator) reads. */
+const PLAIN: Record<string, string> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EACCES: 'no permission',
+  EPERM: 'not allowed',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'over the disk quota',
+  EROFS: 'a read-only file system',
+  EIO: 'an input/output error',
+  EISDIR: 'it is a folder',
+  EOWNER: 'it belongs to another user; medchat writes only its own',
+};
 
 /** The last complete line's number and hash (0 and the genesis value for an empty file); `torn`: the file ends inside a line. */
 function lastLine(fd: number): { seq: number; hash: string; torn: boolean } {
