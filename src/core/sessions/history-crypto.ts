@@ -12,9 +12,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../io/atomic-file.js';
+import { toWriteError, writeFileAtomic } from '../io/atomic-file.js';
+import { MedchatError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { FileReadError, readTextFileBounded } from '../io/bounded-read.js';
-import { withFileLock } from '../io/file-lock.js';
+import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { HistoryKeyError, masterKeyFor, newMasterKey, type KeyringSourceInfo, type KeySourceName, type MasterKeyContext } from './master-key.js';
 
@@ -90,8 +92,8 @@ export function looksSealed(file: string): boolean {
   }
 }
 
-/** Master keys already opened in this process, per keyring file: a passphrase is asked once per start. */
-const masters = new Map<string, Buffer>();
+/** Master keys already opened in this process, per keyring file and its check value: a passphrase is asked once per start. */
+const masters = new Map<string, { check: string; key: Buffer }>();
 
 export interface VaultOptions {
   ops?: FileOps;
@@ -141,23 +143,35 @@ export class HistoryVault {
   }
 
   private write(data: KeyringData): void {
-    fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
     writeFileAtomic(this.keyringFile, JSON.stringify(data) + '\n', { mode: 0o600, ops: this.opts.ops });
     this.cache = undefined;
   }
 
+  /** `fn` under the keyring's lock; a failure to write is one line (the keyring is left as it was). */
+  private locked(fn: () => void): void {
+    try {
+      fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
+      withFileLock(`${this.keyringFile}.lock`, fn, { ops: this.opts.ops, waitMs: this.opts.lockWaitMs });
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      if (err instanceof LockTimeoutError) throw new MedchatError(`cannot change the keyring ${this.keyringFile}: another medchat (${err.holder}) kept it locked; if none is running, delete ${err.lockFile}`, ExitCode.failure, 'session-io');
+      const e = toWriteError(this.keyringFile, err);
+      throw new MedchatError(`cannot write the keyring ${this.keyringFile}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+    }
+  }
+
   /** Change the keyring under its lock, from what is on disk now. */
   private update(change: (data: KeyringData) => boolean): void {
-    fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    withFileLock(
-      `${this.keyringFile}.lock`,
-      () => {
-        this.cache = undefined;
-        const data = this.read();
-        if (data && change(data)) this.write(data);
-      },
-      { ops: this.opts.ops, waitMs: this.opts.lockWaitMs },
-    );
+    this.locked(() => {
+      this.cache = undefined;
+      const data = this.read();
+      if (data && change(data)) this.write(data);
+    });
+  }
+
+  /** The slots that have a key (no master key needed). */
+  slots(): string[] {
+    return Object.keys(this.read()?.keys ?? {});
   }
 
   /**
@@ -165,25 +179,20 @@ export class HistoryVault {
    * is made with a new master key; without, a missing keyring is an error (sealed files, no keys).
    */
   master(create: boolean): Buffer {
-    const known = masters.get(this.keyringFile);
-    if (known) return known;
     let data = this.read();
+    const known = masters.get(this.keyringFile);
+    if (known && data && known.check === data.check) return known.key;
     if (!data) {
       if (!create) throw keyError(`the keyring ${this.keyringFile} is missing, so encrypted conversations cannot be opened; without it they cannot be recovered (delete them with: medchat sessions rm --all)`);
       const { key, info } = newMasterKey(this.opts.context());
-      fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-      withFileLock(
-        `${this.keyringFile}.lock`,
-        () => {
-          this.cache = undefined;
-          if (this.read()) return; // another medchat made it meanwhile: use that one
-          this.write({ format: KEYRING_FORMAT, version: 1, ...info, check: seal(key, CHECK_TEXT, 'medchat-check'), keys: {} });
-        },
-        { ops: this.opts.ops, waitMs: this.opts.lockWaitMs },
-      );
+      this.locked(() => {
+        this.cache = undefined;
+        if (this.read()) return; // another medchat made it meanwhile: use that one
+        this.write({ format: KEYRING_FORMAT, version: 1, ...info, check: seal(key, CHECK_TEXT, 'medchat-check'), keys: {} });
+      });
       data = this.read()!;
       if (unseal(key, data.check, 'medchat-check')?.toString('utf8') === CHECK_TEXT) {
-        masters.set(this.keyringFile, key);
+        masters.set(this.keyringFile, { check: data.check, key });
         return key;
       }
     }
@@ -192,7 +201,7 @@ export class HistoryVault {
       const what = data.source === 'command' ? 'history-key-command gave a key that' : data.source === 'passphrase' ? 'that passphrase' : 'the stored key';
       throw keyError(`${what} does not open the keyring ${this.keyringFile}: wrong key, nothing was changed${data.source === 'command' ? '; check it with: medchat config get history-key-command' : ''}`);
     }
-    masters.set(this.keyringFile, key);
+    masters.set(this.keyringFile, { check: data.check, key });
     return key;
   }
 

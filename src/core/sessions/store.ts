@@ -209,7 +209,9 @@ export class SessionStore {
         try {
           writePromptHistory(history, read.entries, { vault: this.vault, ops: this.ops, durable: true });
         } catch (err) {
-          throw new MedchatError(`cannot encrypt the prompt history ${history}: ${(err as Error).message}`, ExitCode.failure, 'session-io');
+          if (err instanceof MedchatError) throw err;
+          const e = toWriteError(history, err);
+          throw new MedchatError(`cannot encrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
         }
         prompts = true;
       }
@@ -222,7 +224,10 @@ export class SessionStore {
     const ids = this.sealedList();
     const history = this.promptHistoryFile;
     const sealedHistory = fs.existsSync(history) && looksSealed(history);
-    if (ids.length === 0 && !sealedHistory) return { sessions: 0, prompts: false };
+    if (ids.length === 0 && !sealedHistory) {
+      this.shredPlain(); // a rerun after a fault: the keys of what is plain now
+      return { sessions: 0, prompts: false };
+    }
     this.vault.master(false);
     const done: string[] = [];
     for (const id of ids) {
@@ -239,12 +244,26 @@ export class SessionStore {
     if (sealedHistory) {
       const read = readPromptHistory(history, this.vault);
       if (!read) throw new MedchatError(`the prompt history ${history} does not open with its key; nothing more was changed`, ExitCode.usage, 'usage');
-      writePromptHistory(history, read.entries, { ops: this.ops, durable: true });
+      try {
+        writePromptHistory(history, read.entries, { ops: this.ops, durable: true });
+      } catch (err) {
+        const e = toWriteError(history, err);
+        throw new MedchatError(`cannot decrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+      }
       done.push(PROMPT_HISTORY_SLOT);
       prompts = true;
     }
-    this.vault.shred(done);
+    this.shredPlain();
     return { sessions: done.length - (prompts ? 1 : 0), prompts };
+  }
+
+  /** Destroy the keys of every slot whose file is not sealed (decrypted, or gone). */
+  private shredPlain(): void {
+    if (!this.vault.exists()) return;
+    const sealed = new Set(this.sealedList());
+    if (looksSealed(this.promptHistoryFile)) sealed.add(PROMPT_HISTORY_SLOT);
+    const gone = this.vault.slots().filter((s) => !sealed.has(s));
+    if (gone.length) this.vault.shred(gone);
   }
 
   private underLock<T>(id: string, fn: () => T): T {
