@@ -99,17 +99,36 @@ test('prompt history with encryption on: the file holds none of the prompts, and
   assert.deepEqual(new PromptHistory(file, undefined, { vault: vault(dir), encrypt: true }).all, PROMPTS, 'and never replaces the file');
 });
 
-test('a keyring locked with a passphrase, without a terminal: one line naming history-key-command, nothing written', () => {
+test('a keyring locked with a passphrase, without a terminal: one line saying to run it in a terminal, nothing written', () => {
   forgetMasterKeys();
   const dir = tempDir('medchat-crypto-');
   fs.writeFileSync(path.join(dir, 'keyring.json'), JSON.stringify({ format: 'medchat-keyring', version: 1, source: 'passphrase', salt: 'AAAAAAAAAAAAAAAAAAAAAA==', check: 'x', keys: {} }));
   const before = fs.readFileSync(path.join(dir, 'keyring.json'));
   const err = attempt(() => vault(dir, undefined, undefined, false).master(true));
   assert.ok(err instanceof HistoryKeyError, String(err));
-  assert.match(err.message, /locked with a passphrase and there is no terminal to ask for it; set a key command with: medchat config set history-key-command/);
+  assert.match(err.message, /^encrypted history is locked with a passphrase and there is no terminal to ask for it; run medchat in a terminal to type it$/);
   assert.ok(!err.message.includes('\n'));
   assert.equal(err.exitCode, 2);
   assert.deepEqual(fs.readFileSync(path.join(dir, 'keyring.json')), before);
+});
+
+test('a session whose key was destroyed is listed as such among the others, and opening it says so in one line', () => {
+  const dir = tempDir('medchat-crypto-');
+  const store = new SessionStore(path.join(dir, 'sessions'), { encrypt: true, vault: vault(dir) });
+  store.save(session(IDS[0]!, 0));
+  store.save(session(IDS[1]!, 1));
+  store.vault.shred([IDS[0]!]);
+  const list = store.list();
+  assert.deepEqual(
+    list.map((s) => [s.id, s.title]).sort(),
+    [
+      [IDS[0], '(encrypted: its key was destroyed)'],
+      [IDS[1], `about ${WORDS[1]}`],
+    ],
+  );
+  const err = attempt(() => store.load(IDS[0]!));
+  assert.ok(err instanceof HistoryKeyError && err.exitCode === 2, String(err));
+  assert.match(err.message, /was destroyed \(or never stored\), so it cannot be read; remove it with: medchat sessions rm 20260101-100000-aaa1$/);
 });
 
 /**

@@ -128,7 +128,7 @@ test('a wrong or missing master key: one line, exit 2, and not one byte of the d
   for (const args of [['-c', 'more'], ['sessions', 'list'], ['sessions', 'show', 'latest'], ['sessions', 'export', 'latest'], ['a new question']]) {
     const r = await h.run(args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, /^medchat: history-key-command gave a key that does not open the keyring .*keyring\.json: wrong key, nothing was changed; check it with: medchat config get history-key-command\n$/);
+    assert.match(r.stderr, /^medchat: history-key-command gave a key that does not open the keyring .*keyring\.json: wrong key, nothing was changed; check the config key history-key-command\n$/);
     assert.equal(r.stdout, '');
   }
   await ok(h.run(['config', 'unset', 'history-key-command']));
@@ -163,7 +163,7 @@ test('without a key command and without a terminal, encryption asks for nothing:
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
-    "medchat: encrypted history needs a key and there is no terminal to ask for a passphrase; set a key command with: medchat config set history-key-command '<a command that prints the key>' (e.g. pass show medchat-history)\n",
+    'medchat: encrypted history needs a key and there is no terminal to ask for a passphrase; set the config key history-key-command to a command that prints the key (e.g. pass show medchat-history)\n',
   );
   assert.deepEqual(hashes(h.home), before);
 });

@@ -28,8 +28,10 @@ export const PROMPT_HISTORY_SLOT = 'prompt-history';
 
 const keyError = (message: string) => new HistoryKeyError(message);
 
+/** One sealed file cannot be opened (its key destroyed, or the file changed); the others may. */
+export class SealedFileError extends HistoryKeyError {}
 /** A sealed file whose data key is not in the keyring (destroyed by `sessions rm`, or never stored). */
-export class KeyDestroyedError extends HistoryKeyError {}
+export class KeyDestroyedError extends SealedFileError {}
 
 export interface SealedFile {
   format: typeof SEALED_FORMAT;
@@ -183,7 +185,7 @@ export class HistoryVault {
     const known = masters.get(this.keyringFile);
     if (known && data && known.check === data.check) return known.key;
     if (!data) {
-      if (!create) throw keyError(`the keyring ${this.keyringFile} is missing, so encrypted conversations cannot be opened; without it they cannot be recovered (delete them with: medchat sessions rm --all)`);
+      if (!create) throw keyError(`the keyring ${this.keyringFile} is missing, so encrypted conversations cannot be opened; without it they cannot be recovered, only deleted`);
       const { key, info } = newMasterKey(this.opts.context());
       this.locked(() => {
         this.cache = undefined;
@@ -199,7 +201,7 @@ export class HistoryVault {
     const key = masterKeyFor(data, this.opts.context(), this.keyringFile);
     if (unseal(key, data.check, 'medchat-check')?.toString('utf8') !== CHECK_TEXT) {
       const what = data.source === 'command' ? 'history-key-command gave a key that' : data.source === 'passphrase' ? 'that passphrase' : 'the stored key';
-      throw keyError(`${what} does not open the keyring ${this.keyringFile}: wrong key, nothing was changed${data.source === 'command' ? '; check it with: medchat config get history-key-command' : ''}`);
+      throw keyError(`${what} does not open the keyring ${this.keyringFile}: wrong key, nothing was changed${data.source === 'command' ? '; check the config key history-key-command' : ''}`);
     }
     masters.set(this.keyringFile, { check: data.check, key });
     return key;
@@ -286,10 +288,10 @@ export class HistoryVault {
   /** One part of a sealed file as text; a one-line error when its key is gone or wrong. */
   openPart(slot: string, sealed: SealedFile, part: 'head' | 'body', file: string): string {
     const key = this.dataKey(slot, false);
-    if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read; remove it with: medchat sessions rm ${slot}`);
+    if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read`);
     const text = sealed[part];
     const plain = text === undefined ? undefined : unseal(key, text, `medchat:${slot}:${part}`);
-    if (!plain) throw keyError(`${file} does not open with its key (changed or damaged); remove it with: medchat sessions rm ${slot}`);
+    if (!plain) throw new SealedFileError(`${file} does not open with its key (changed or damaged)`);
     return plain.toString('utf8');
   }
 }

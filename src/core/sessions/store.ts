@@ -21,7 +21,7 @@ import { FileReadError, formatBytes, readTextFileBounded } from '../io/bounded-r
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
-import { asSealed, HistoryKeyError, KeyDestroyedError, looksSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
+import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
 import { encryptionOn, vaultFor } from './encryption.js';
 import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
 
@@ -434,6 +434,7 @@ export class SessionStore {
       if (err instanceof FileReadError && err.problem === 'missing') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
       if (err instanceof FileReadError) throw new MedchatError(`${err.message}; or remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
       if (err instanceof SyntaxError) throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
+      if (err instanceof SealedFileError) throw new HistoryKeyError(`${err.message}; remove it with: medchat sessions rm ${id}`);
       if (err instanceof MedchatError) throw err;
       throw storeError(`cannot read the session file ${file}`, err);
     }
@@ -464,7 +465,7 @@ export class SessionStore {
         });
       } catch (err) {
         // A master key that does not open the keyring stops the list (one line, exit 2); one session whose key was destroyed is listed as such.
-        if (err instanceof HistoryKeyError && !(err instanceof KeyDestroyedError)) throw err;
+        if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err;
         const problem = err instanceof FileReadError ? err.problem : err instanceof KeyDestroyedError ? 'no-key' : 'damaged';
         const title = problem === 'no-key' ? '(encrypted: its key was destroyed)' :
           problem === 'too-big' ? `(too big to read: ${stat?.isFile() && stat.size ? formatBytes(stat.size) : `over ${formatBytes(MAX_SESSION_BYTES)}`})` : problem === 'not-regular' || problem === 'folder' ? '(not a file)' : '(damaged file)';
