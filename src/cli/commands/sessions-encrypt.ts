@@ -34,7 +34,8 @@ export async function switchEncryption(on: boolean, o: { yes?: boolean }, storeS
     storeSetting();
     const r = sessions.encryptAll();
     const source = sessions.vault.source();
-    process.stderr.write(`encrypted ${summary(r)}; data keys in ${sanitizeLine(sessions.vault.keyringFile)}, wrapped by ${source ? SOURCE_LABEL[source] : 'the master key'}\n`);
+    const done = r.sessions || r.prompts ? `encrypted ${summary(r)}` : 'history will be saved encrypted';
+    process.stderr.write(`${done}; data keys in ${sanitizeLine(sessions.vault.keyringFile)}, wrapped by ${source ? SOURCE_LABEL[source] : 'the master key'}\n`);
     return;
   }
   const policy = activePolicy();

@@ -94,6 +94,28 @@ export function looksSealed(file: string): boolean {
   }
 }
 
+const HEAD_RE = /^\{"format":"medchat-sealed","version":(\d+),"id":"([^"\\]{1,64})","head":"([A-Za-z0-9+/=]{1,8000})","body":"/;
+
+/**
+ * The head of a sealed file from its first 8 KB only (a list never reads a conversation's body);
+ * undefined when the file is not a sealed one with a head (then it is read whole, as before).
+ */
+export function readSealedHead(file: string): SealedFile | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const b = Buffer.alloc(8192);
+    const n = fs.readSync(fd, b, 0, b.length, 0);
+    const m = HEAD_RE.exec(b.subarray(0, n).toString('latin1'));
+    return m ? { format: SEALED_FORMAT, version: Number(m[1]), id: m[2]!, head: m[3]!, body: '' } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /** Master keys already opened in this process, per keyring file and its check value: a passphrase is asked once per start. */
 const masters = new Map<string, { check: string; key: Buffer }>();
 

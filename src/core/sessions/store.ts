@@ -21,7 +21,7 @@ import { FileReadError, formatBytes, readTextFileBounded } from '../io/bounded-r
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
-import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
+import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
 import { encryptionOn, vaultFor } from './encryption.js';
 import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
 
@@ -450,8 +450,9 @@ export class SessionStore {
       let stat: fs.Stats | undefined;
       try {
         stat = fs.statSync(file);
-        const raw: unknown = JSON.parse(readSessionText(file));
+        const raw: unknown = readSealedHead(file) ?? JSON.parse(readSessionText(file));
         const sealed = asSealed(raw);
+        if (sealed && sealed.id !== id) throw new SyntaxError('sealed for another session');
         if (sealed) this.vault.master(false); // a wrong or missing master key stops the list (exit 2), not each line
         const data = (sealed ? JSON.parse(this.vault.openPart(id, sealed, 'head', file)) : raw) as Partial<SessionData>;
         out.push({
