@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
-import { filesUnder, runCli, tempHome, type CliOptions } from '../support/cli.js';
+import { TEST_KEY, filesUnder, runCli, tempHome, type CliOptions } from '../support/cli.js';
+import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
@@ -220,4 +221,38 @@ test('the OS store comes first: a secret-tool on PATH with a session bus holds t
   await ok(h2.run(['config', 'set', 'encrypt', 'on'], { env: { PATH: env.PATH } }));
   assert.equal(keyring(h2).source, 'command');
   assert.ok(fs.existsSync(marker));
+});
+
+test('the chat screen on encrypted history: /sessions lists, /resume opens, the prompt history is sealed and Up recalls it in the next run', { skip: tmuxSkip }, async () => {
+  const h = await encryptedHome();
+  await ok(h.run([`about ${WORDS[0]}`]));
+  const [id] = sessionIds(h);
+  const env = { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY, TMPDIR: h.tmp };
+  const pane = new TmuxPane(['--no-think'], env, { home: h.home });
+  try {
+    await pane.ready();
+    await pane.send('/sessions');
+    await pane.waitForText(`about ${WORDS[0]}`);
+    await pane.send(`/resume ${id}`);
+    await pane.waitForText(new RegExp(`resumed session ${id}`));
+    await pane.send(`then ${WORDS[1]}`);
+    await pane.waitForText(`You said: then ${WORDS[1]}`);
+    pane.press('C-d');
+    assert.equal((await pane.exited()).code, 0, pane.screen());
+  } finally {
+    pane.kill();
+  }
+  assert.deepEqual(sessionIds(h), [id], 'the resumed session, not a new one');
+  assert.match((await ok(h.run(['sessions', 'list']))).stdout, / 2 turns /);
+  assert.ok(fs.readFileSync(path.join(dataDir(h), 'prompt-history.jsonl'), 'utf8').startsWith('{"format":"medchat-sealed"'));
+  assert.deepEqual(plainTextFound(h), []);
+
+  const again = new TmuxPane(['--no-think'], env, { home: h.home });
+  try {
+    await again.ready();
+    again.press('Up');
+    await again.waitForText(`› then ${WORDS[1]}`);
+  } finally {
+    again.kill();
+  }
 });
