@@ -131,6 +131,23 @@ test('a session whose key was destroyed is listed as such among the others, and 
   assert.match(err.message, /was destroyed \(or never stored\), so it cannot be read; remove it with: medchat sessions rm 20260101-100000-aaa1$/);
 });
 
+test('a missing keyring beside encrypted sessions: one line, exit 2, and no new keyring made over them', () => {
+  const dir = tempDir('medchat-crypto-');
+  new SessionStore(path.join(dir, 'sessions'), { encrypt: true, vault: vault(dir) }).save(session(IDS[0]!, 0));
+  fs.rmSync(path.join(dir, 'keyring.json'));
+  forgetMasterKeys();
+  const before = fs.readFileSync(path.join(dir, 'sessions', `${IDS[0]}.json`));
+  const store = new SessionStore(path.join(dir, 'sessions'), { encrypt: true, vault: vault(dir) });
+  for (const act of [() => store.prepare(), () => store.save(session(IDS[1]!, 1)), () => store.list(), () => store.load(IDS[0]!)]) {
+    const err = attempt(act);
+    assert.ok(err instanceof HistoryKeyError && err.exitCode === 2, String(err));
+    assert.match(err.message, /^the keyring .*keyring\.json is missing, so encrypted conversations cannot be opened; without it they cannot be recovered, only deleted$/);
+  }
+  assert.equal(fs.existsSync(path.join(dir, 'keyring.json')), false);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'sessions')), [`${IDS[0]}.json`]);
+  assert.deepEqual(fs.readFileSync(path.join(dir, 'sessions', `${IDS[0]}.json`)), before);
+});
+
 /**
  * A folder of plain history (three sessions, the prompt history) and its keyring, at `work`:
  * made once in `template`, copied to the same path for each case (so the master key opened once is the same).

@@ -207,6 +207,7 @@ export class HistoryVault {
     const known = masters.get(this.keyringFile);
     if (known && data && known.check === data.check) return known.key;
     if (!data) {
+      if (create && this.sealedFilesWithoutKeyring()) create = false; // never a new keyring over files sealed with a lost one
       if (!create) throw keyError(`the keyring ${this.keyringFile} is missing, so encrypted conversations cannot be opened; without it they cannot be recovered, only deleted`);
       const { key, info } = newMasterKey(this.opts.context());
       this.locked(() => {
@@ -227,6 +228,18 @@ export class HistoryVault {
     }
     masters.set(this.keyringFile, { check: data.check, key });
     return key;
+  }
+
+  /** Whether sealed files are here (sessions or prompt history) though the keyring is not. */
+  private sealedFilesWithoutKeyring(): boolean {
+    if (looksSealed(path.join(this.dataDir, 'prompt-history.jsonl'))) return true;
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(path.join(this.dataDir, 'sessions'));
+    } catch {
+      return false;
+    }
+    return names.some((n) => n.endsWith('.json') && looksSealed(path.join(this.dataDir, 'sessions', n)));
   }
 
   /** The data key of `slot` (a session id or the prompt history), made and stored when `create` and there is none. */

@@ -480,7 +480,7 @@ export class SessionStore {
   /** Delete a session: its wrapped key first (crypto-shredding), then its file. */
   remove(id: string): void {
     const file = this.fileFor(id);
-    if (!fs.existsSync(file)) throw usageError(`no session "${id}"`);
+    if (!lexists(file)) throw usageError(`no session "${id}"`);
     try {
       this.vault.shred([id]);
     } catch (err) {
@@ -597,4 +597,13 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
 /** What `sessions list` shows of a session: sealed apart from its body, so a list never decrypts a conversation. */
 function headOf(d: SessionData): Pick<SessionData, 'title' | 'createdAt' | 'updatedAt'> & { turnCount: number } {
   return { title: d.title, createdAt: d.createdAt, updatedAt: d.updatedAt, turnCount: d.turns.length };
+}
+
+function lexists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
