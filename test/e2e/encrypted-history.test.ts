@@ -256,3 +256,53 @@ test('the chat screen on encrypted history: /sessions lists, /resume opens, the 
     again.kill();
   }
 });
+
+test('a passphrase on a terminal: asked twice when new, once per start after, not echoed; a wrong one is one line, exit 2', { skip: tmuxSkip }, async () => {
+  const h = newHome();
+  const env = { MEDCHAT_BASE_URL: double.url, MEDCHAT_API_KEY: TEST_KEY, TMPDIR: h.tmp };
+  const secret = 'correct horse battery';
+  const setOn = new TmuxPane(['config', 'set', 'encrypt', 'on'], env, { home: h.home });
+  try {
+    await setOn.waitForText('New passphrase for encrypted history');
+    setOn.type(secret);
+    setOn.press('Enter');
+    await setOn.waitForText('Type it again');
+    setOn.type(secret);
+    setOn.press('Enter');
+    assert.equal((await setOn.exited()).code, 0, setOn.screen());
+    assert.ok(!setOn.screen().includes(secret), 'not echoed');
+  } finally {
+    setOn.kill();
+  }
+  assert.equal(keyring(h).source, 'passphrase');
+
+  const ask = new TmuxPane(['--no-think', `about ${WORDS[0]}`], env, { home: h.home });
+  try {
+    await ask.waitForText('Passphrase for encrypted history');
+    ask.type(secret);
+    ask.press('Enter');
+    await ask.waitForText(`You said: about ${WORDS[0]}`);
+    assert.equal((await ask.exited()).code, 0, ask.screen());
+    assert.equal(ask.screen().split('Passphrase for').length, 2, 'asked once');
+  } finally {
+    ask.kill();
+  }
+  assert.deepEqual(plainTextFound(h), []);
+
+  const before = hashes(dataDir(h));
+  const wrong = new TmuxPane(['sessions', 'list'], env, { home: h.home });
+  try {
+    await wrong.waitForText('Passphrase for encrypted history');
+    wrong.type('not it');
+    wrong.press('Enter');
+    const end = await wrong.exited();
+    assert.equal(end.code, 2, wrong.screen());
+    assert.match(wrong.screen(), /medchat: that passphrase does not open the keyring .*: wrong key, nothing was changed/);
+  } finally {
+    wrong.kill();
+  }
+  const noTty = await h.run(['sessions', 'list']);
+  assert.equal(noTty.code, 2);
+  assert.equal(noTty.stderr, 'medchat: encrypted history is locked with a passphrase and there is no terminal to ask for it; run medchat in a terminal to type it\n');
+  assert.deepEqual(hashes(dataDir(h)), before);
+});
