@@ -22,9 +22,17 @@ const yogaWithoutFetch = {
 };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// Build beside dist/ and swap it in, so a test run reading dist/ never sees it half-written.
-const tmp = `dist.tmp-${process.pid}`;
-const old = `dist.old-${process.pid}`;
+// `--outdir <dir>` builds somewhere else than dist/ (the tests' own builds).
+const outAt = process.argv.indexOf('--outdir');
+const outdir = outAt >= 0 ? process.argv[outAt + 1] : 'dist';
+if (!outdir) throw new Error('--outdir needs a folder');
+// Test hooks (a policy file named by MEDCHAT_TEST_POLICY_FILE, src/core/config/policy.ts) exist only in a test build:
+// MEDCHAT_BUILD_TEST_HOOKS=1 with --outdir. The release bundle defines them false, so their code and names are not in it.
+const testHooks = process.env.MEDCHAT_BUILD_TEST_HOOKS === '1';
+if (testHooks && outdir === 'dist') throw new Error('MEDCHAT_BUILD_TEST_HOOKS=1 builds a test bundle: give it --outdir <a folder of its own>, never dist/');
+// Build beside the output folder and swap it in, so a test run reading dist/ never sees it half-written.
+const tmp = `${outdir}.tmp-${process.pid}`;
+const old = `${outdir}.old-${process.pid}`;
 
 const result = await build({
   entryPoints: { medchat: 'src/main.ts' },
@@ -39,7 +47,12 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // React and its reconciler pick their production builds from NODE_ENV; without it the chat screen ran React's
   // development build (extra checks on every render, several times the CPU while an answer streams).
-  define: { __MEDCHAT_VERSION__: JSON.stringify(pkg.version), 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"' },
+  define: {
+    __MEDCHAT_VERSION__: JSON.stringify(pkg.version),
+    __MEDCHAT_TEST_HOOKS__: testHooks ? 'true' : 'false',
+    'process.env.DEV': '"false"',
+    'process.env.NODE_ENV': '"production"',
+  },
   external: ['react-devtools-core'], // only reached when DEV=true, which the define above rules out
   banner: {
     // Some bundled CommonJS modules call require(); give them one.
@@ -52,6 +65,6 @@ const result = await build({
 // The licences of what was bundled travel with it (see build/notices.mjs).
 writeFileSync(`${tmp}/THIRD-PARTY-NOTICES.md`, noticesText(result.metafile, pkg));
 
-if (existsSync('dist')) renameSync('dist', old);
-renameSync(tmp, 'dist');
+if (existsSync(outdir)) renameSync(outdir, old);
+renameSync(tmp, outdir);
 rmSync(old, { recursive: true, force: true });

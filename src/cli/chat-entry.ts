@@ -2,7 +2,7 @@ import { settingsFlags, warnAboutKeyFlag, type ChatFlags } from './options.js';
 import type { ScriptFlags } from './commands/script-options.js';
 import { ConfigStore } from '../core/config/config-store.js';
 import { usageError } from '../core/errors.js';
-import { resolveSettings, type Settings } from '../core/config/settings.js';
+import { assertSessionOptionsAllowed, resolveSettings, resolveValue, type Settings } from '../core/config/settings.js';
 import { MAX_INPUT_BYTES } from '../core/io/stdin.js';
 import { plannerForFlags } from '../core/request/request-plan.js';
 import { currentRoleSettings } from '../core/request/roles/active.js';
@@ -20,15 +20,22 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   const resume = o.resume !== undefined ? o.resume : o.continue ? 'latest' : undefined;
   if (resume !== undefined && !resume.trim()) throw usageError('--resume needs a session id (see medchat sessions list)');
 
+  assertSessionOptionsAllowed({ incognito: o.incognito, resume: resume !== undefined });
   warnAboutKeyFlag(o);
   const store = new ConfigStore();
+  // First, so a --privacy the organisation policy refuses is the first thing said.
+  const privacy = resolvePrivacy(o, store);
   // Roles, the schema and the settings they change: one request plan for every mode (request-plan.ts).
   let resolved!: Settings;
   const { planner, role } = await plannerForFlags(o, () => (resolved = resolveSettings({ flags: settingsFlags(o), store })));
   const settings = planner.settings;
-  const privacy = resolvePrivacy(o, store);
   const incognito = Boolean(o.incognito);
   const { ChatSession } = await import('../core/sessions/chat-session.js');
+  // retention-days: conversations older than that are deleted first, with one line saying so.
+  if (settings.history && !incognito && resolveValue('retention-days', { store, env: process.env }) !== undefined) {
+    const { sweepExpiredSessions } = await import('./commands/sessions-actions.js');
+    sweepExpiredSessions(store);
+  }
 
   if (entry.interactive) {
     // The chat screen opens the session itself (ChatSession.open with these); check the id first.
@@ -40,7 +47,7 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   }
   // Opening writes nothing (a bad --resume is reported before waiting on a slow pipe); stdin is
   // read, bounded in bytes, before the question is saved, so a refused stdin leaves no trace.
-  const session = ChatSession.open(settings, { system: planner.system, resume, incognito });
+  const session = ChatSession.open(settings, { system: planner.system, resume, incognito, role: role?.name });
   const question = await readQuestion(entry, { maxBytes: MAX_INPUT_BYTES, role: role?.name });
   const plan = planner.plan(question);
   return runOneShot(

@@ -4,7 +4,7 @@
  * below cli/program.ts, so nothing imports the program back.
  */
 import type { Command } from 'commander';
-import { KEY_FLAG_WARNING, type FlagValues } from '../core/config/settings.js';
+import { assertApiKeyOptionAllowed, KEY_FLAG_WARNING, type FlagValues } from '../core/config/settings.js';
 
 export interface ChatFlags {
   prompt?: string;
@@ -41,7 +41,9 @@ export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
   };
 }
 
+/** The warning about a key given as a flag; refused instead (exit 2) where the organisation policy turns `--api-key` off. */
 export function warnAboutKeyFlag(o: { apiKey?: string }): void {
+  assertApiKeyOptionAllowed(o.apiKey !== undefined);
   if (o.apiKey) {
     process.stderr.write(KEY_FLAG_WARNING);
   }

@@ -89,6 +89,12 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
     process.exitCode = await configCommand('path', undefined, undefined);
   });
   registerSubcommands(program);
+  // The organisation policy is read before any command runs: a policy file that is there but not
+  // usable stops every command with its one line (fail closed), not only those that read settings.
+  program.hook('preAction', async () => {
+    const { activePolicy } = await import('../core/config/policy.js');
+    activePolicy();
+  });
   return program;
 }
 

@@ -178,8 +178,14 @@ test('adversarial text: four times the text takes at most about four times as lo
   for (const pick of picks) {
     const [label, unit] = pick.includes('\u0000') ? pick.split('\u0000') as [string, string] : ['', pick];
     const make = (size: number) => label + unit.repeat(Math.ceil(size / unit.length)).slice(0, size) + EVERY_DETECTOR;
-    const small = timed(make(50_000));
-    const large = timed(make(200_000));
+    // A loaded machine can stall one measurement (50 KB 9 ms, 200 KB 206 ms once, under four helpers' test runs):
+    // measure again, up to three times, before calling it growth. Quadratic is 16x and seconds here, every time.
+    let small = 0;
+    let large = Infinity;
+    for (let attempt = 0; attempt < 3 && !(large < small * 10 + 100); attempt++) {
+      small = timed(make(50_000));
+      large = timed(make(200_000));
+    }
     assert.ok(large < small * 10 + 100, `${JSON.stringify(label)} then ${JSON.stringify(unit)}: 50 KB ${small.toFixed(0)} ms, 200 KB ${large.toFixed(0)} ms (MEDCHAT_SEED=${seed})`);
   }
   console.log(`# privacy scan, growth: ${picks.length} families at 50 and 200 KB, seed ${seed}`);

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import { TEST_KEY, filesUnder, runCli, tempHome, type CliOptions } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
+import { openToOthers, testBuild } from '../support/test-build.js';
 import { tempDir } from '../support/temp.js';
 
 let double: ServiceDouble;
@@ -90,6 +91,11 @@ test('encrypted: one-shot, -c, --resume, sessions list/show/export all work, and
   assert.equal(exported.turns.length, 3);
   assert.equal(exported.turns[2].user, `then ${WORDS[2]}`);
 
+  const found = await ok(h.run(['sessions', 'search', WORDS[1]!, '--json']));
+  assert.ok(found.stdout.includes(id!) && found.stdout.includes(WORDS[1]!), `search finds the word in the encrypted session: ${found.stdout}`);
+  const purged = await ok(h.run(['sessions', 'purge', '--older-than', '1d', '--dry-run']));
+  assert.doesNotMatch(purged.stdout + purged.stderr, new RegExp(id!), 'nothing that young is purged');
+
   assert.deepEqual(plainTextFound(h), []);
   const ring = keyring(h);
   assert.equal(ring.source, 'command');
@@ -126,7 +132,7 @@ test('a wrong or missing master key: one line, exit 2, and not one byte of the d
   await ok(h.run([`about ${WORDS[0]}`]));
   const before = hashes(dataDir(h));
   await ok(h.run(['config', 'set', 'history-key-command', OTHER_KEY_CMD]));
-  for (const args of [['-c', 'more'], ['sessions', 'list'], ['sessions', 'show', 'latest'], ['sessions', 'export', 'latest'], ['a new question']]) {
+  for (const args of [['-c', 'more'], ['sessions', 'list'], ['sessions', 'show', 'latest'], ['sessions', 'export', 'latest'], ['sessions', 'search', WORDS[0]!], ['a new question']]) {
     const r = await h.run(args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /^medchat: history-key-command gave a key that does not open the keyring .*keyring\.json: wrong key, nothing was changed; check the config key history-key-command\n$/);
@@ -305,4 +311,27 @@ test('a passphrase on a terminal: asked twice when new, once per start after, no
   assert.equal(noTty.code, 2);
   assert.equal(noTty.stderr, 'medchat: encrypted history is locked with a passphrase and there is no terminal to ask for it; run medchat in a terminal to type it\n');
   assert.deepEqual(hashes(dataDir(h)), before);
+});
+
+test('a policy that requires encryption converts the plain history at start with one line, and encryption cannot be turned off', async () => {
+  const bin = testBuild(); // the bundle with its test hook: MEDCHAT_TEST_POLICY_FILE names the policy
+  const policyDir = openToOthers(tempDir('medchat-enc-policy-'));
+  const policy = path.join(policyDir, 'policy.json');
+  fs.writeFileSync(policy, JSON.stringify({ encrypt: true }), { mode: 0o644 });
+  const h = newHome();
+  await ok(h.run([`about ${WORDS[0]}`]));
+  await ok(h.run(['config', 'set', 'history-key-command', KEY_CMD]));
+  assert.ok(plainTextFound(h).length > 0, 'plain before the policy');
+  const env = { MEDCHAT_TEST_POLICY_FILE: policy };
+  const start = await ok(h.run(['sessions', 'list'], { bin, env }));
+  assert.match(start.stderr, /^medchat: encrypted 1 saved conversation \(encrypt is on\)$/m);
+  assert.equal(start.stderr.split('encrypted 1 saved').length, 2, 'said once');
+  assert.match(start.stdout, new RegExp(`about ${WORDS[0]}`));
+  assert.deepEqual(plainTextFound(h), []);
+  const again = await ok(h.run(['-c', `and ${WORDS[1]}`], { bin, env }));
+  assert.doesNotMatch(again.stderr, /encrypted \d/, 'nothing left to convert');
+  assert.deepEqual(plainTextFound(h), []);
+  const off = await h.run(['config', 'set', 'encrypt', 'off', '--yes'], { bin, env });
+  assert.equal(off.code, 2, off.stderr);
+  assert.deepEqual(plainTextFound(h), []);
 });

@@ -190,6 +190,39 @@ test('/sessions at 60 and 100 columns: a long first question wraps under itself 
   }
 });
 
+test('/sessions WORDS: the saved conversations holding every word, newest first, with the matching line and its turn, safe and within the screen', async () => {
+  const d = dataDir();
+  const t = await renderChat(double.url, { ...saving(d), columns: 70 });
+  double.chat.enqueue({ content: ['Rest and ice.\nIbuprofen 400 mg with food, \u001b[2Jtwice daily' + ' and more'.repeat(40)] });
+  await t.send('knee pain after running');
+  await t.idle();
+  const knee = t.controller.session.id;
+  await t.send('/new');
+  await t.waitForText('new conversation (session');
+  double.chat.enqueue({ content: ['Paracetamol first.'] });
+  await t.send('Headache: is IBUPROFÈN fine?');
+  await t.idle();
+  const headache = t.controller.session.id;
+
+  await t.send('/sessions ibuprofen');
+  await t.waitForText('Conversations holding ibuprofen');
+  const shown = t.screen();
+  const block = shown.slice(shown.lastIndexOf('Conversations holding ibuprofen'), shown.lastIndexOf('(/resume <id> opens one)'));
+  assert.ok(block.indexOf(headache) < block.indexOf(knee), `newest first\n${block}`);
+  assert.match(block, /turn 1 question: Headache: is IBUPROFÈN fine\?/);
+  assert.match(block, /turn 1 answer: Ibuprofen 400 mg with food, ␛\[2Jtwice daily and m/);
+  assert.match(shown, /\(\/resume <id> opens one\)/);
+  for (const row of block.split('\n')) assert.ok([...row].length <= 70, `within 70 columns: ${row}`);
+
+  await t.send('/sessions ibuprofen running');
+  await t.waitForText('Conversations holding ibuprofen running');
+  const both = t.screen().slice(t.screen().lastIndexOf('Conversations holding ibuprofen running'));
+  assert.ok(both.includes(knee) && !both.includes(headache), both);
+
+  await t.send('/sessions zanubrutinib');
+  await t.waitForText('no saved conversation holds all of: zanubrutinib');
+});
+
 test('--incognito writes nothing: no session, no prompt history', async () => {
   const d = dataDir();
   const t = await renderChat(double.url, { ...saving(d), incognito: true });

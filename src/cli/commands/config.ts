@@ -1,6 +1,8 @@
-import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey } from '../../core/config/config-keys.js';
+import { CONFIG_KEYS, assertConfigKey, checkStoredValue, describeRule, formatConfigValue, parseConfigValue, type ConfigKey, type ConfigValue } from '../../core/config/config-keys.js';
 import { ConfigStore } from '../../core/config/config-store.js';
 import { usageError } from '../../core/errors.js';
+import { byPolicy, PolicyError } from '../../core/config/policy.js';
+import { policyForbids, policyRule, policyValue } from '../../core/config/settings.js';
 import { readHiddenLine, readStdinText } from '../../core/io/stdin.js';
 
 /** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
@@ -18,15 +20,25 @@ export async function configCommand(action: string, key: string | undefined, val
         const spec = CONFIG_KEYS[k] as { default?: unknown };
         const v = values[k];
         const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
-        print(`${k.padEnd(width)}  ${shown}`);
+        print(`${k.padEnd(width)}  ${lockedLine(k, v, store.path) ?? shown}`);
       }
       return 0;
     }
     case 'get': {
       if (!key) throw usageError('name a key: medchat config get <key> (see medchat config list)');
       const k = assertConfigKey(key);
-      const v = store.get(k) ?? (CONFIG_KEYS[k] as { default?: never }).default;
-      print(formatConfigValue(k, v));
+      const stored = store.get(k);
+      const v = stored ?? (CONFIG_KEYS[k] as { default?: never }).default;
+      const lock = lockedView(k, stored);
+      if (!lock) {
+        print(formatConfigValue(k, v));
+        return 0;
+      }
+      // Locked: the value in force (or the refused one) on stdout; what the policy says on stderr.
+      print(formatConfigValue(k, lock.value));
+      process.stderr.write(
+        lock.refused ? `medchat: ${k} ${formatConfigValue(k, stored)} is refused ${byPolicy()}: ${lock.rule}; run: medchat config unset ${k}\n` : `medchat: ${k} is locked ${byPolicy()}: ${lock.rule}\n`,
+      );
       return 0;
     }
     case 'unset': {
@@ -56,6 +68,8 @@ export async function configCommand(action: string, key: string | undefined, val
         if (!raw) throw usageError(`no ${k} arrived on stdin; pipe it in, e.g. pass show medchat | medchat config set ${k}`);
       }
       const parsed = parseConfigValue(k, raw);
+      const forbidden = policyForbids(k, parsed);
+      if (forbidden) throw new PolicyError(`${forbidden}; nothing was changed (see medchat policy)`);
       if (k === 'encrypt') {
         const { switchEncryption } = await import('./sessions-encrypt.js');
         await switchEncryption(parsed === true, o, () => store.set(k, parsed));
@@ -76,4 +90,35 @@ function shownStored(key: ConfigKey, value: unknown, file: string): string {
     const raw = CONFIG_KEYS[key].type === 'secret' ? formatConfigValue(key, String(value)) : JSON.stringify(value) ?? String(value);
     return `${raw.length > 60 ? raw.slice(0, 59) + '…' : raw} (not valid: must be ${describeRule(key)})`;
   }
+}
+
+/**
+ * A key the policy locks, as `config get` and `list` show it: the value in force (a stored one the
+ * policy allows, else its floor, lock, ceiling or first allowed) and the rule; a stored service or
+ * model outside its lists is shown as it is, refused. Undefined when the policy does not lock it.
+ */
+function lockedView(key: ConfigKey, stored: ConfigValue | undefined): { value: ConfigValue | undefined; rule: string; refused: boolean; overridden: boolean } | undefined {
+  const rule = policyRule(key);
+  if (rule === undefined) return undefined;
+  const forbidden = stored !== undefined && policyForbids(key, stored) !== undefined;
+  const isList = key === 'base-url' || key === 'model';
+  if (forbidden && isList) return { value: stored, rule, refused: true, overridden: false };
+  if (stored !== undefined && !forbidden) return { value: stored, rule, refused: false, overridden: false };
+  const fallback = (CONFIG_KEYS[key] as { default?: ConfigValue }).default;
+  const value = !isList && fallback !== undefined && !policyForbids(key, fallback) ? fallback : policyValue(key);
+  return { value, rule, refused: false, overridden: forbidden };
+}
+
+/** `config list`'s text for a locked key: `redact (locked by policy: redact)`. */
+function lockedLine(key: ConfigKey, stored: unknown, file: string): string | undefined {
+  let value: ConfigValue | undefined;
+  try {
+    value = stored === undefined ? undefined : checkStoredValue(key, stored, file);
+  } catch {
+    value = undefined;
+  }
+  const lock = lockedView(key, value);
+  if (!lock) return undefined;
+  if (lock.refused) return `${formatConfigValue(key, lock.value)} (refused by policy: ${lock.rule}; run: medchat config unset ${key})`;
+  return `${formatConfigValue(key, lock.value)} (locked by policy: ${lock.rule}${lock.overridden ? `; your ${formatConfigValue(key, value)} is not used` : ''})`;
 }

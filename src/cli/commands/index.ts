@@ -11,6 +11,7 @@ import { registerCompletion } from './completion.js';
 import { registerPrivacy } from './privacy.js';
 import { registerRoles } from './roles.js';
 import { registerBatch } from './batch.js';
+import { registerPolicy } from './policy.js';
 
 export function registerSubcommands(program: Command): void {
   registerRetexture(program);
@@ -21,4 +22,5 @@ export function registerSubcommands(program: Command): void {
   registerPrivacy(program);
   registerRoles(program);
   registerBatch(program);
+  registerPolicy(program);
 }

@@ -7,7 +7,8 @@ import { MedchatError, usageError } from '../../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../../core/exit-codes.js';
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import { redactedJson } from '../../core/config/secret-redactor.js';
-import { KEY_FLAG_WARNING, resolveSettings } from '../../core/config/settings.js';
+import { assertApiKeyOptionAllowed, KEY_FLAG_WARNING, resolveSettings } from '../../core/config/settings.js';
+import { assertRetextureAllowed } from '../../core/config/policy.js';
 import { shellQuote } from '../../core/text/shell-quote.js';
 import { abortOnStopSignals, exitCodeForSignal } from '../../core/io/signals.js';
 import { colourAllowed, isTty } from '../../core/io/terminal.js';
@@ -85,6 +86,8 @@ export function endPromptly(): void {
 
 /** `medchat retexture`. */
 export async function runRetextureCommand(words: string[], o: RetextureFlags, io: Io = defaultIo()): Promise<number> {
+  assertRetextureAllowed();
+  assertApiKeyOptionAllowed(o.apiKey !== undefined);
   const positional = words.length ? words.join(' ') : undefined;
   if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either --prompt "…" or as an argument');
   const prompt = o.prompt ?? positional;
@@ -100,6 +103,8 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
 
 /** `medchat task <id>`. */
 export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = defaultIo()): Promise<number> {
+  assertRetextureAllowed();
+  assertApiKeyOptionAllowed(o.apiKey !== undefined);
   const id = checkTaskIdArgument(rawId);
   const follow = followSettings(o);
   if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');

@@ -4,6 +4,11 @@ import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../
 import { SessionStore } from '../../core/sessions/store.js';
 import { isTty } from '../../core/io/terminal.js';
 import { formatListTime } from '../../core/text/format.js';
+import { ConfigStore } from '../../core/config/config-store.js';
+import { resolveValue } from '../../core/config/settings.js';
+import { activePolicy } from '../../core/config/policy.js';
+import { cutToColumns, hitLines, searchSessions, searchWords } from '../../core/sessions/search.js';
+import { applyRetention, parseAge, purgeSessions } from '../../core/sessions/retention.js';
 
 /**
  * Saved text goes to stdout as it was saved when stdout is a pipe or a file (a transcript stays
@@ -79,4 +84,89 @@ export async function sessionsRm(ids: string[], o: { all?: boolean }): Promise<n
 export async function sessionsPath(): Promise<number> {
   print(new SessionStore().dir + '\n');
   return 0;
+}
+
+/** An age or a date given to `option` (--since, --older-than), as a cut-off; a usage error otherwise. */
+function cutoffFrom(option: string, text: string): { cutoffMs: number; label: string } {
+  const parsed = parseAge(text);
+  if (!parsed) throw usageError(`${option} takes an age (12h, 30d, 2w) or a date (2026-01-01); got ${JSON.stringify(text.slice(0, 40))}`);
+  return parsed;
+}
+
+const conversations = (n: number) => `${n} ${n === 1 ? 'conversation' : 'conversations'}`;
+
+/** Columns for text on stdout: the terminal's width, else 120 (a file or a pipe still gets bounded lines). */
+const outputWidth = () => (isTty(process.stdout) && process.stdout.columns ? process.stdout.columns : 120);
+
+export async function sessionsSearch(words: string[], o: { since?: string; role?: string; json?: boolean; reasoning?: boolean; limit?: string }): Promise<number> {
+  const terms = searchWords(words);
+  if (terms.length === 0) throw usageError('give the words to look for: medchat sessions search WORDS');
+  const since = o.since !== undefined ? cutoffFrom('--since', o.since).cutoffMs : undefined;
+  let limit = 20;
+  if (o.limit !== undefined) {
+    if (!/^\d{1,6}$/.test(o.limit.trim())) throw usageError(`--limit takes a number of conversations (0: all); got ${JSON.stringify(o.limit.slice(0, 40))}`);
+    limit = Number(o.limit.trim());
+  }
+  const store = new SessionStore();
+  const width = outputWidth();
+  const result = searchSessions(store, { words, since, role: o.role, reasoning: Boolean(o.reasoning), limit, excerptWidth: o.json ? 200 : width });
+  if (o.json) {
+    const out = result.hits.map((h) => ({
+      id: h.id,
+      title: h.title,
+      last_activity: h.lastActivity,
+      ...(h.role ? { role: h.role } : {}),
+      turns: h.turns,
+      matching_lines: h.matchingLines,
+      lines: h.lines.map((l) => ({ turn: l.turn, part: l.part, text: l.excerpt })),
+    }));
+    print(jsonForTerminal(out, 2) + '\n');
+  } else {
+    for (const hit of result.hits) print(hitLines(hit, { width }).join('\n') + '\n');
+  }
+  const shown = JSON.stringify(terms.join(' ').slice(0, 60));
+  if (result.hits.length === 0) process.stderr.write(`no conversation matches ${sanitizeLine(shown)}${o.since ? ` since ${sanitizeLine(o.since)}` : ''}${o.role ? ` with role ${sanitizeLine(o.role)}` : ''}\n`);
+  else if (result.more) process.stderr.write(`showing the ${result.hits.length} most recent; more conversations match (--limit 0 shows all)\n`);
+  if (result.unreadable) process.stderr.write(`${conversations(result.unreadable)} could not be read (see medchat sessions list)\n`);
+  return 0;
+}
+
+export async function sessionsPurge(o: { olderThan?: string; dryRun?: boolean }): Promise<number> {
+  const configured = resolveValue('retention-days', { store: new ConfigStore(), env: process.env });
+  const cutoff =
+    o.olderThan !== undefined
+      ? cutoffFrom('--older-than', o.olderThan)
+      : typeof configured === 'number'
+        ? parseAge(`${configured}d`)!
+        : undefined;
+  if (!cutoff) throw usageError('say which conversations: medchat sessions purge --older-than 30d (or 12h, 2w, a date such as 2026-01-01)');
+  const store = new SessionStore();
+  const result = purgeSessions(store, cutoff.cutoffMs, { dryRun: Boolean(o.dryRun) });
+  const width = outputWidth();
+  for (const s of result.deleted) print(cutToColumns(`${s.id}  ${formatListTime(s.lastMs)}  ${sanitizeLine(s.title)}`, width) + '\n');
+  const kept = result.locked.length ? `; kept ${result.locked.length} open in another medchat (${result.locked.map((s) => s.id).join(', ')})` : '';
+  process.stderr.write(`${o.dryRun ? 'would delete' : 'deleted'} ${conversations(result.deleted.length)} ${cutoff.label}${o.dryRun ? ' (nothing deleted: --dry-run)' : ''}${kept}\n`);
+  return 0;
+}
+
+/**
+ * `retention-days`: delete the conversations older than that, with one line on stderr saying
+ * so (never silently), at the start of every command that uses sessions. Deleting never stops
+ * the command: a failure is one warning line.
+ */
+export function sweepExpiredSessions(config: ConfigStore = new ConfigStore()): void {
+  const days = resolveValue('retention-days', { store: config, env: process.env });
+  if (typeof days !== 'number') return;
+  const byPolicy = activePolicy().retentionDays !== undefined && days === activePolicy().retentionDays;
+  const why = byPolicy ? `retention-days, your organisation's policy${activePolicy().file ? ` (${activePolicy().file})` : ''}` : 'retention-days';
+  let result;
+  try {
+    result = applyRetention(new SessionStore(), days);
+  } catch (err) {
+    process.stderr.write(`medchat: warning: ${sanitizeLine(err instanceof Error ? err.message : String(err))}; conversations older than ${days} days were not deleted (${why})\n`);
+    return;
+  }
+  if (result.deleted.length === 0 && result.locked.length === 0) return;
+  const kept = result.locked.length ? `; kept ${result.locked.length} open in another medchat` : '';
+  process.stderr.write(`medchat: deleted ${conversations(result.deleted.length)} older than ${days} ${days === 1 ? 'day' : 'days'} (${why})${kept}\n`);
 }

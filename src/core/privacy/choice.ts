@@ -1,7 +1,8 @@
 /**
  * The patient-identifier guard's setting for one run, resolved once for every front end (one-shot,
  * the chat screen, batch): `--privacy`, else config `privacy` (or its environment variable), else
- * warn; `--shift-dates` only with redact. Loads none of the guard itself.
+ * warn; `--shift-dates` only with redact. The organisation policy's floor applies (resolveValue:
+ * a `--privacy` below it is refused, a config value below it raised). Loads none of the guard itself.
  */
 import type { ConfigStore } from '../config/config-store.js';
 import { usageError } from '../errors.js';

@@ -25,6 +25,7 @@ import { repairRequest, schemaInstruction } from './schema/prompt.js';
 import { resolveSchemaSpec } from './schema/source.js';
 import { compileSchema, type CompiledSchema } from './schema/validate.js';
 import type { Settings } from '../config/settings.js';
+import { activePolicy, announceLock } from '../config/policy.js';
 
 interface PlanCommon {
   settings: Settings;
@@ -88,6 +89,14 @@ export interface Planner {
   plan(item: PlanItem): RequestPlan;
 }
 
+/** A role's max-tokens, at most the organisation policy's ceiling (said once when it is lowered). */
+function roleMaxTokens(role: Role | undefined): number | undefined {
+  const ceiling = activePolicy().maxTokens;
+  if (role?.maxTokens === undefined || ceiling === undefined || role.maxTokens <= ceiling) return role?.maxTokens;
+  announceLock('max-tokens', `max-tokens is ${ceiling}, the most allowed`);
+  return ceiling;
+}
+
 export async function makePlanner(common: PlanCommon): Promise<Planner> {
   const { role, given = {} } = common;
   const schemaText = common.schema ?? role?.schema;
@@ -102,7 +111,7 @@ export async function makePlanner(common: PlanCommon): Promise<Planner> {
   const s = common.settings;
   const settings: Settings = {
     ...s,
-    maxTokens: given.maxTokens ? s.maxTokens : (role?.maxTokens ?? s.maxTokens),
+    maxTokens: given.maxTokens ? s.maxTokens : (roleMaxTokens(role) ?? s.maxTokens),
     temperature: given.temperature ? s.temperature : (role?.temperature ?? s.temperature),
     thinking: given.thinking ? s.thinking : (role?.thinking ?? (schema ? false : s.thinking)),
   };

@@ -40,6 +40,8 @@ interface OpenSessionOptions {
   /** Write nothing to disk (`--incognito`; also implied by `history: off`). */
   incognito?: boolean;
   store?: SessionStore;
+  /** The role a new conversation starts with (recorded for `sessions search --role`). */
+  role?: string;
   /** How the user lists the saved sessions where they are, named when `resume` matches none (the chat screen: `/sessions`). */
   listWith?: string;
 }
@@ -120,6 +122,7 @@ export class ChatSession {
       updatedAt: now,
       model: settings.model,
       ...(opts.system?.trim() ? { system: opts.system } : {}),
+      ...(opts.role ? { role: opts.role } : {}),
       turns: [],
       context: emptyContextState(),
     };

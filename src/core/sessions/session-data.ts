@@ -19,6 +19,8 @@ export interface SessionData {
   updatedAt: string;
   model: string;
   system?: string;
+  /** The role the conversation was started with (`-r`), for `sessions search --role`. */
+  role?: string;
   turns: StoredTurn[];
   context: ContextState;
 }

@@ -17,7 +17,7 @@ import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import { LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
-import { FileReadError, formatBytes, readTextFileBounded } from '../io/bounded-read.js';
+import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from '../io/bounded-read.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
@@ -378,6 +378,61 @@ export class SessionStore {
     return disk ? mergeSessions(mine, disk, scope) : mine;
   }
 
+  /**
+   * The bytes of session `id` as JSON (bounded like every session read; a FileReadError says why
+   * not). Search and retention read sessions only through here, so what they see is what `load`
+   * sees, and nothing they read is written anywhere.
+   */
+  readRaw(id: string): Buffer {
+    const file = this.fileFor(id);
+    const bytes = readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+    if (!bytes.subarray(0, SEALED_PREFIX.length).equals(SEALED_PREFIX)) return bytes;
+    // Encrypted: opened in memory only (a wrong or missing master key is a HistoryKeyError, one line).
+    let sealed;
+    try {
+      sealed = asSealed(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      sealed = undefined;
+    }
+    if (!sealed || sealed.id !== id) return bytes; // damaged: the caller's JSON check says so
+    return Buffer.from(this.vault.openPart(id, sealed, 'body', file), 'utf8');
+  }
+
+  /** Every session with its file's last modification (its last save), newest first; a file gone meanwhile is left out. */
+  byActivity(): { id: string; mtimeMs: number }[] {
+    const out: { id: string; mtimeMs: number }[] = [];
+    for (const id of this.ids()) {
+      try {
+        out.push({ id, mtimeMs: fs.statSync(this.fileFor(id)).mtimeMs });
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id));
+  }
+
+  /**
+   * Remove session `id` under its lock, if `stillWanted()` says so there: never while another
+   * medchat holds the lock (it is saving), never without asking again once the lock is held.
+   */
+  removeUnlessLocked(id: string, stillWanted: () => boolean): 'removed' | 'locked' | 'kept' {
+    const file = this.fileFor(id);
+    try {
+      return withFileLock(
+        `${file}.lock`,
+        () => {
+          if (!stillWanted()) return 'kept';
+          this.remove(id);
+          return 'removed';
+        },
+        { ops: this.ops, waitMs: 0 },
+      );
+    } catch (err) {
+      if (err instanceof LockTimeoutError || err instanceof LockUnusableError) return 'locked';
+      throw err;
+    }
+  }
+
   exists(id: string): boolean {
     return ID_RE.test(id) && fs.existsSync(this.fileFor(id));
   }
@@ -589,6 +644,7 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
     updatedAt: typeof d.updatedAt === 'string' ? d.updatedAt : new Date(0).toISOString(),
     model: typeof d.model === 'string' ? d.model : '',
     ...(typeof d.system === 'string' && d.system ? { system: d.system } : {}),
+    ...(typeof d.role === 'string' && d.role ? { role: d.role } : {}),
     turns,
     context,
   };
@@ -598,6 +654,8 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
 function headOf(d: SessionData): Pick<SessionData, 'title' | 'createdAt' | 'updatedAt'> & { turnCount: number } {
   return { title: d.title, createdAt: d.createdAt, updatedAt: d.updatedAt, turnCount: d.turns.length };
 }
+
+const SEALED_PREFIX = Buffer.from('{"format":"medchat-sealed"');
 
 function lexists(file: string): boolean {
   try {

@@ -70,9 +70,15 @@ export class ChatController implements ChatCommandHost {
     private readonly opts: ControllerOptions,
   ) {
     this.settings = { ...settings };
+    this.role = opts.role;
     this.actions = new SessionActions(
       this.settings,
-      { store: opts.store, incognito: opts.incognito, onSaveError: (err) => this.notice(`${err.message}; the conversation goes on, but is not being saved`, 'warn') },
+      {
+        store: opts.store,
+        incognito: opts.incognito,
+        onSaveError: (err) => this.notice(`${err.message}; the conversation goes on, but is not being saved`, 'warn'),
+        roleName: () => this.role?.name,
+      },
       { system: opts.system, resume: opts.resume },
     );
     this.jobs = new JobRunner({ changed: () => this.changed(), ended: () => this.invalidateMeter(), notice: (text, tone) => this.notice(text, tone) });

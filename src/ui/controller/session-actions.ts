@@ -15,6 +15,8 @@ interface SessionActionsOptions {
   incognito?: boolean;
   /** The first failure to save (said once per screen, however many sessions it opens). */
   onSaveError(err: MedchatError): void;
+  /** The role in use, recorded in each new conversation (`sessions search --role`). */
+  roleName?: () => string | undefined;
 }
 
 /**
@@ -42,7 +44,7 @@ export class SessionActions {
   }
 
   private open(o: { system?: string; resume?: string; listWith?: string }): ChatSession {
-    const s = ChatSession.open(this.settings, { system: o.system, resume: o.resume, incognito: this.opts.incognito, store: this.store, listWith: o.listWith });
+    const s = ChatSession.open(this.settings, { system: o.system, resume: o.resume, incognito: this.opts.incognito, store: this.store, listWith: o.listWith, role: this.opts.roleName?.() });
     s.onSaveError = (err) => {
       if (this.saveErrorShown) return;
       this.saveErrorShown = true;

@@ -1,3 +1,4 @@
+import { policyForbids } from '../../core/config/settings.js';
 import type { SlashCommand } from './types.js';
 
 export const maxTokens: SlashCommand = {
@@ -10,6 +11,8 @@ export const maxTokens: SlashCommand = {
     if (!Number.isInteger(n) || n < 1 || n >= chat.settings.contextWindow) {
       return chat.notice(`usage: /max-tokens <n>, a whole number from 1 to ${chat.settings.contextWindow - 1}`, 'warn');
     }
+    const forbidden = policyForbids('max-tokens', n);
+    if (forbidden) return chat.notice(forbidden, 'warn');
     chat.setMaxTokens(n);
     chat.notice(`max tokens: ${n}`);
   },

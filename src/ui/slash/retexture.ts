@@ -1,3 +1,4 @@
+import { retextureRefusal } from '../../core/config/policy.js';
 import type { SlashCommand } from './types.js';
 
 export const retexture: SlashCommand = {
@@ -6,6 +7,8 @@ export const retexture: SlashCommand = {
   help: 'send a picture (file or link) with a prompt; shows progress, the URL and a preview',
   idleOnly: true,
   run(chat, args) {
+    const refusal = retextureRefusal();
+    if (refusal) return chat.notice(refusal, 'error');
     return chat.retexture(args);
   },
 };

@@ -1,0 +1,165 @@
+// sessions search in core: the match rule, the order, the lines shown, and the byte pre-filter
+// never hiding a conversation the exact comparison would find (seeded, generated).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { cutToColumns, excerpt, foldText, hitLines, mayMatch, prefilters, searchSessions, searchWords, textColumns } from '../../src/core/sessions/search.js';
+import { SessionStore, type SessionData, type StoredTurn } from '../../src/core/sessions/store.js';
+import { Prng } from '../support/prng.js';
+import { tempHome } from '../support/cli.js';
+
+const NOW = Date.now();
+const MIN = 60_000;
+
+function turn(user: string, answer: string, reasoning = ''): StoredTurn {
+  return { id: `t${Math.random()}`, user, answer, reasoning, status: 'complete', startedAt: 0 };
+}
+
+function session(id: string, turns: StoredTurn[], extra: Partial<SessionData> = {}): SessionData {
+  return {
+    format: 'medchat-session',
+    version: 1,
+    id,
+    title: turns[0]?.user.split('\n')[0] ?? '',
+    createdAt: new Date(0).toISOString(),
+    updatedAt: new Date(0).toISOString(),
+    model: 'm',
+    turns,
+    context: { startTurn: 0, ratio: 1, samples: 0, compactions: [] },
+    ...extra,
+  };
+}
+
+/** Sessions saved `minutesAgo` before now (file times set, as a save would have). */
+function storeWith(entries: [SessionData, number][]): SessionStore {
+  const store = new SessionStore(path.join(tempHome(), 'data', 'sessions'));
+  for (const [data, minutesAgo] of entries) {
+    store.save(data);
+    const when = new Date(NOW - minutesAgo * MIN);
+    fs.utimesSync(store.fileFor(data.id), when, when);
+  }
+  return store;
+}
+
+const A = '20261101-100000-aaaa';
+const B = '20261102-100000-bbbb';
+const C = '20261103-100000-cccc';
+
+function clinic() {
+  return storeWith([
+    [session(A, [turn('Knee pain after running', 'Rest, ice.\nIbuprofen 400 mg with food.'), turn('And for the swelling?', 'Elevate the leg.')]), 30],
+    [session(B, [turn('Headache since Monday', 'Paracetamol 1 g.'), turn('Any red flags?', 'Sudden severe headache: call 999.\nAlso: fever and neck stiffness.')], { role: 'soap' }), 10],
+    [session(C, [turn('Œdème des chevilles', 'Surélever les jambes; RÉSUMÉ du traitement.', 'thinking about ibuprofen here')]), 20],
+  ]);
+}
+
+test('newest first, each with its matching line, turn number and part; every word must be there', () => {
+  const store = clinic();
+  const r = searchSessions(store, { words: ['ibuprofen'] });
+  assert.deepEqual(r.hits.map((h) => h.id), [A], 'reasoning is not searched unless asked');
+  assert.deepEqual(r.hits[0]!.lines, [{ turn: 1, part: 'answer', excerpt: 'Ibuprofen 400 mg with food.', words: 1 }]);
+
+  const both = searchSessions(store, { words: ['HEADACHE', 'neck'] });
+  assert.deepEqual(both.hits.map((h) => h.id), [B]);
+  assert.deepEqual(
+    both.hits[0]!.lines.map((l) => [l.turn, l.part, l.excerpt]),
+    [
+      [1, 'question', 'Headache since Monday'],
+      [2, 'answer', 'Sudden severe headache: call 999.'],
+      [2, 'answer', 'Also: fever and neck stiffness.'],
+    ],
+  );
+  assert.equal(both.hits[0]!.matchingLines, 3);
+  assert.deepEqual(searchSessions(store, { words: ['headache', 'ibuprofen'] }).hits, [], 'words in two different conversations: none matches');
+
+  const withReasoning = searchSessions(store, { words: ['ibuprofen'], reasoning: true });
+  assert.deepEqual(withReasoning.hits.map((h) => h.id), [C, A], 'newest first: C (20 min ago) before A (30)');
+  assert.deepEqual(withReasoning.hits[0]!.lines.map((l) => [l.turn, l.part]), [[1, 'reasoning']]);
+});
+
+test('case and accents do not count, either way; a word may be part of a longer one', () => {
+  const store = clinic();
+  for (const q of ['œdeme', 'ŒDÈME', 'resume', 'résumé', 'surelever', 'chevill']) {
+    assert.deepEqual(searchSessions(store, { words: [q] }).hits.map((h) => h.id), [C], q);
+  }
+  // Decomposed accents in the text (e + U+0301), as some systems paste them.
+  const nfd = storeWith([[session(A, [turn('re\u0301sume\u0301 of care', 'ok')]), 1]]);
+  assert.deepEqual(searchSessions(nfd, { words: ['résumé'] }).hits.map((h) => h.id), [A]);
+  assert.deepEqual(searchSessions(nfd, { words: ['RESUME'] }).hits.map((h) => h.id), [A]);
+  assert.deepEqual(searchWords(['  Knee PAIN ', 'knee']), ['knee', 'pain']);
+});
+
+test('words that are only the file\'s own field names or values (status, complete, reasoning, medchat) match nothing', () => {
+  const store = clinic();
+  for (const q of ['status', 'complete', 'reasoning', 'medchat', 'format', 'turns', 'startTurn', 'title']) {
+    assert.deepEqual(searchSessions(store, { words: [q] }).hits, [], q);
+  }
+});
+
+test('--since, --role and --limit', () => {
+  const store = clinic();
+  assert.deepEqual(searchSessions(store, { words: ['e'], since: NOW - 25 * MIN }).hits.map((h) => h.id), [B, C]);
+  assert.deepEqual(searchSessions(store, { words: ['e'], role: 'SOAP' }).hits.map((h) => h.id), [B]);
+  const limited = searchSessions(store, { words: ['e'], limit: 2 });
+  assert.deepEqual(limited.hits.map((h) => h.id), [B, C]);
+  assert.equal(limited.more, true);
+  const all = searchSessions(store, { words: ['e'], limit: 0 });
+  assert.deepEqual(all.hits.map((h) => h.id), [B, C, A]);
+  assert.equal(all.more, false);
+});
+
+test('hostile text in a session is shown safe and on one line, and a long line is cut around its match to the width', () => {
+  const hostile = 'before \u001b]52;c;ZXZpbA==\u0007\u001b[2J\u202eevil\u202c aspirin \u009b31m end';
+  const long = 'x'.repeat(5000) + ' warfarin ' + 'y'.repeat(5000);
+  const store = storeWith([[session(A, [turn('q', `${hostile}\n${long}`), turn('\u001b[31mwarfarin?', 'no')]), 1]]);
+  const hit = searchSessions(store, { words: ['aspirin', 'warfarin'], excerptWidth: 60 }).hits[0]!;
+  for (const l of hit.lines) {
+    assert.doesNotMatch(l.excerpt, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/, 'no control, escape or bidi character');
+    assert.ok(textColumns(l.excerpt) <= 60, `at most 60 columns: ${l.excerpt}`);
+  }
+  const wide = searchSessions(store, { words: ['aspirin'], excerptWidth: 200 }).hits[0]!;
+  assert.equal(wide.lines[0]!.excerpt, 'before ␛]52;c;ZXZpbA==␇␛[2J<U+202E>evil<U+202C> aspirin �31m end');
+  const cut = hit.lines.find((l) => l.excerpt.includes('warfarin') && l.excerpt.includes('x'))!;
+  assert.match(cut.excerpt, /^…x+ warfarin y+…$/);
+  for (const line of hitLines(hit, { width: 40, lines: 5 })) assert.ok(textColumns(line) <= 40, line);
+});
+
+test('cutting to columns counts wide characters twice and never splits one', () => {
+  assert.equal(cutToColumns('abcdef', 4), 'abc…');
+  assert.equal(cutToColumns('abc', 3), 'abc');
+  assert.equal(cutToColumns('胸痛胸痛', 5), '胸痛…');
+  assert.equal(textColumns(cutToColumns('胸痛胸痛', 4)), 3);
+  assert.equal(excerpt('short line', 'short line', ['line'], 100), 'short line');
+});
+
+test('generated: the byte pre-filter never turns away a session the folded comparison matches (seeded)', () => {
+  const seed = Number(process.env.MEDCHAT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  const prng = new Prng(seed);
+  // Letters with and without accents, in both cases and both Unicode forms; characters JSON escapes; wide ones.
+  const alphabet = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:-/', ...'éÉèêëàâäÀÂçÇñÑöÖüÜßœŒøØåÅıİłŁşŞžŽ', 'e\u0301', 'A\u030a', 'K', 'ǅ', 'ﬁ', '"', '\\', '\n', '\t', '\u001b', '胸', '😀', 'Σ', 'ς', 'σ'];
+  let cases = 0;
+  let withAccents = 0;
+  for (let i = 0; i < 3000; i++) {
+    const text = Array.from({ length: prng.int(1, 40) }, () => prng.pick(alphabet)).join('');
+    const folded = foldText(text);
+    // A word taken from what the text folds to (so the exact comparison matches), typed in any case or with accents.
+    const chars = Array.from(folded);
+    const start = prng.int(0, Math.max(0, chars.length - 1));
+    let word = chars.slice(start, start + prng.int(1, 6)).join('').split(/\s+/)[0] ?? '';
+    if (!word) continue;
+    if (prng.chance(0.3)) word = word.toUpperCase();
+    const words = searchWords([word]);
+    if (words.length === 0 || !words.every((w) => folded.includes(w))) continue;
+    const key = prng.pick(['user', 'answer'] as const);
+    const data = session(A, [turn(key === 'user' ? text : 'q', key === 'answer' ? text : 'a')]);
+    const raw = Buffer.from(JSON.stringify(data, null, 1) + '\n');
+    const compact = Buffer.from(JSON.stringify(data));
+    cases++;
+    if (/[^\x00-\x7f]/.test(text)) withAccents++;
+    assert.ok(mayMatch(raw, prefilters(words)), `seed ${seed}: ${JSON.stringify(word)} in ${JSON.stringify(text)} was turned away`);
+    assert.ok(mayMatch(compact, prefilters(words)), `seed ${seed}: ${JSON.stringify(word)} in a file without the indent`);
+  }
+  console.log(`search pre-filter: seed ${seed}, ${cases} cases (${withAccents} with non-ASCII text)`);
+  assert.ok(cases > 1000);
+});
