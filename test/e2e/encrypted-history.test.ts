@@ -146,7 +146,7 @@ test('a wrong or missing master key: one line, exit 2, and not one byte of the d
   assert.deepEqual(hashes(dataDir(h)), before);
 });
 
-test('sessions rm destroys the session key (crypto-shredding); rm --all destroys every one', async () => {
+test('sessions rm and purge destroy the session key (crypto-shredding); rm --all destroys every one', async () => {
   const h = await encryptedHome();
   await ok(h.run([`one ${WORDS[0]}`]));
   await ok(h.run([`two ${WORDS[1]}`]));
@@ -157,6 +157,18 @@ test('sessions rm destroys the session key (crypto-shredding); rm --all destroys
   assert.ok(!(ids[0]! in keyring(h).keys), 'the wrapped key is gone');
   assert.ok(!fs.existsSync(path.join(dataDir(h), 'sessions', `${ids[0]}.json`)));
   assert.equal((await ok(h.run(['sessions', 'list']))).stdout.trim().split('\n').length, 2);
+  // An old conversation (its recorded time and its file's), encrypted at start, then purged.
+  const oldId = '20200101-000000-01d0';
+  const oldFile = path.join(dataDir(h), 'sessions', `${oldId}.json`);
+  const old = new Date(Date.now() - 40 * 86_400_000);
+  fs.writeFileSync(oldFile, JSON.stringify({ format: 'medchat-session', version: 1, id: oldId, title: `old ${WORDS[3]}`, createdAt: old.toISOString(), updatedAt: old.toISOString(), model: 'm', turns: [{ id: 't1', user: `old ${WORDS[3]}`, answer: 'a', reasoning: '', status: 'complete', startedAt: 1 }], context: {} }), { mode: 0o600 });
+  await ok(h.run(['sessions', 'list']));
+  assert.ok(oldId in keyring(h).keys);
+  fs.utimesSync(oldFile, old, old);
+  const purge = await ok(h.run(['sessions', 'purge', '--older-than', '30d']));
+  assert.match(purge.stdout + purge.stderr, new RegExp(oldId));
+  assert.deepEqual(Object.keys(keyring(h).keys).sort(), ids.slice(1), 'purge destroys the key of what it deletes');
+  assert.deepEqual(sessionIds(h).sort(), ids.slice(1));
   await ok(h.run(['sessions', 'rm', '--all']));
   assert.deepEqual(Object.keys(keyring(h).keys), []);
   assert.deepEqual(sessionIds(h), []);
