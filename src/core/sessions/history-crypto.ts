@@ -116,6 +116,21 @@ export function readSealedHead(file: string): SealedFile | undefined {
   }
 }
 
+/**
+ * The id and body of a whole sealed file's bytes, without parsing it as JSON (search reads thousands):
+ * the fixed opening, then `"body":"<base64>"}` at its end. Undefined when it is not that shape.
+ */
+export function splitSealed(bytes: Buffer): { id: string; body: string } | undefined {
+  const m = HEAD_RE.exec(bytes.subarray(0, 8192).toString('latin1'));
+  if (!m) return undefined;
+  const start = m[0].length;
+  let end = bytes.length;
+  while (end > start && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--;
+  if (bytes[end - 1] !== 0x7d || bytes[end - 2] !== 0x22) return undefined; // "}
+  // Not checked character by character: anything changed fails the authentication tag.
+  return { id: m[2]!, body: bytes.toString('latin1', start, end - 2) };
+}
+
 /** Master keys already opened in this process, per keyring file and its check value: a passphrase is asked once per start. */
 const masters = new Map<string, { check: string; key: Buffer }>();
 
@@ -130,6 +145,8 @@ export interface VaultOptions {
 export class HistoryVault {
   readonly keyringFile: string;
   private cache: { stamp: string; data: KeyringData } | undefined;
+  /** Data keys unwrapped in this process, with the wrapped form they came from (a key destroyed or replaced is not reused). */
+  private unwrapped = new Map<string, { wrapped: string; key: Buffer }>();
 
   constructor(
     readonly dataDir: string,
@@ -251,8 +268,11 @@ export class HistoryVault {
       wrapped = this.read()?.keys[slot];
     }
     if (!wrapped) return undefined;
+    const known = this.unwrapped.get(slot);
+    if (known && known.wrapped === wrapped) return known.key;
     const key = unseal(master, wrapped, `medchat-key:${slot}`);
     if (!key || key.length !== 32) throw keyError(`the key of ${slot} in ${this.keyringFile} is damaged; it cannot be opened`);
+    this.unwrapped.set(slot, { wrapped, key });
     return key;
   }
 
@@ -322,12 +342,16 @@ export class HistoryVault {
 
   /** One part of a sealed file as text; a one-line error when its key is gone or wrong. */
   openPart(slot: string, sealed: SealedFile, part: 'head' | 'body', file: string): string {
+    return this.openPartBytes(slot, sealed[part], part, file).toString('utf8');
+  }
+
+  /** One part (its base64 text) as bytes; a one-line error when its key is gone or wrong. */
+  openPartBytes(slot: string, text: string | undefined, part: 'head' | 'body', file: string): Buffer {
     const key = this.dataKey(slot, false);
     if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read`);
-    const text = sealed[part];
     const plain = text === undefined ? undefined : unseal(key, text, `medchat:${slot}:${part}`);
     if (!plain) throw new SealedFileError(`${file} does not open with its key (changed or damaged)`);
-    return plain.toString('utf8');
+    return plain;
   }
 }
 

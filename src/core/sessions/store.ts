@@ -21,7 +21,7 @@ import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
-import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
+import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, splitSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
 import { encryptionOn, vaultFor } from './encryption.js';
 import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
 
@@ -388,14 +388,9 @@ export class SessionStore {
     const bytes = readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
     if (!bytes.subarray(0, SEALED_PREFIX.length).equals(SEALED_PREFIX)) return bytes;
     // Encrypted: opened in memory only (a wrong or missing master key is a HistoryKeyError, one line).
-    let sealed;
-    try {
-      sealed = asSealed(JSON.parse(bytes.toString('utf8')));
-    } catch {
-      sealed = undefined;
-    }
+    const sealed = splitSealed(bytes);
     if (!sealed || sealed.id !== id) return bytes; // damaged: the caller's JSON check says so
-    return Buffer.from(this.vault.openPart(id, sealed, 'body', file), 'utf8');
+    return this.vault.openPartBytes(id, sealed.body, 'body', file);
   }
 
   /** Every session with its file's last modification (its last save), newest first; a file gone meanwhile is left out. */
