@@ -69,17 +69,17 @@ Exit codes: 0 answered, 1 service or network failure, 2 usage or configuration e
   });
 
   const config = program.command('config').description('show or change settings (stored 0600 in your config folder)');
-  config.command('set <key> [value]').description('set a key (api-key with no value reads it from stdin)').action(async (k: string, v?: string) => {
+  config.command('set <key> [value]').description('set a key (api-key with no value reads it from stdin)').option('--yes', 'encrypt off: decrypt saved history without asking').action(async (k: string, v: string | undefined, o: { yes?: boolean }) => {
     const { configCommand } = await import('./commands/config.js');
-    process.exitCode = await configCommand('set', k, v);
+    process.exitCode = await configCommand('set', k, v, o);
   });
   config.command('get <key>').description('print one key (secrets masked)').action(async (k: string) => {
     const { configCommand } = await import('./commands/config.js');
     process.exitCode = await configCommand('get', k, undefined);
   });
-  config.command('unset <key>').description('remove a key, back to its default').action(async (k: string) => {
+  config.command('unset <key>').description('remove a key, back to its default').option('--yes', 'encrypt: decrypt saved history without asking').action(async (k: string, o: { yes?: boolean }) => {
     const { configCommand } = await import('./commands/config.js');
-    process.exitCode = await configCommand('unset', k, undefined);
+    process.exitCode = await configCommand('unset', k, undefined, o);
   });
   config.command('list').description('print every key and its value (secrets masked)').action(async () => {
     const { configCommand } = await import('./commands/config.js');

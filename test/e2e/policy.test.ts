@@ -291,7 +291,8 @@ test('encrypt, audit, disclaimer, retention-days: config cannot go past them; co
   refused(await run(['config', 'set', 'disclaimer', 'off'], { policyPath: file, home }), file, /disclaimer is on .*cannot be turned off/);
   refused(await run(['config', 'set', 'retention-days', '90'], { policyPath: file, home }), file, /retention-days is at most 30/);
   assert.equal((await run(['config', 'set', 'retention-days', '7'], { policyPath: file, home })).code, 0);
-  assert.equal((await run(['config', 'set', 'encrypt', 'on'], { policyPath: file, home })).code, 0);
+  // Turning encryption on needs a key source (no terminal here to ask for a passphrase).
+  assert.equal((await run(['config', 'set', 'encrypt', 'on'], { policyPath: file, home, config: { 'history-key-command': 'echo policy-test-key' } })).code, 0);
   // Values set before the policy came.
   const config = { encrypt: false, audit: false, 'retention-days': 365, disclaimer: false };
   const get = await run(['config', 'get', 'retention-days'], { policyPath: file, home, config });

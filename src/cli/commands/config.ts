@@ -6,7 +6,7 @@ import { policyForbids, policyRule, policyValue } from '../../core/config/settin
 import { readHiddenLine, readStdinText } from '../../core/io/stdin.js';
 
 /** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
-export async function configCommand(action: string, key: string | undefined, value: string | undefined): Promise<number> {
+export async function configCommand(action: string, key: string | undefined, value: string | undefined, o: { yes?: boolean } = {}): Promise<number> {
   const store = new ConfigStore();
   const print = (line: string) => process.stdout.write(line + '\n');
   switch (action) {
@@ -43,7 +43,13 @@ export async function configCommand(action: string, key: string | undefined, val
     }
     case 'unset': {
       if (!key) throw usageError('name a key: medchat config unset <key>');
-      store.unset(assertConfigKey(key));
+      const k = assertConfigKey(key);
+      if (k === 'encrypt' && store.get(k) === true) {
+        const { switchEncryption } = await import('./sessions-encrypt.js');
+        await switchEncryption(false, o, () => store.unset(k));
+        return 0;
+      }
+      store.unset(k);
       return 0;
     }
     case 'set': {
@@ -64,7 +70,10 @@ export async function configCommand(action: string, key: string | undefined, val
       const parsed = parseConfigValue(k, raw);
       const forbidden = policyForbids(k, parsed);
       if (forbidden) throw new PolicyError(`${forbidden}; nothing was changed (see medchat policy)`);
-      store.set(k, parsed);
+      if (k === 'encrypt') {
+        const { switchEncryption } = await import('./sessions-encrypt.js');
+        await switchEncryption(parsed === true, o, () => store.set(k, parsed));
+      } else store.set(k, parsed);
       process.stderr.write(`${k} set to ${formatConfigValue(k, parsed)} in ${store.path}\n`);
       return 0;
     }

@@ -19,6 +19,7 @@ const print = (text: string) => process.stdout.write(isTty(process.stdout) ? san
 
 export async function sessionsList(o: { json?: boolean }): Promise<number> {
   const store = new SessionStore();
+  store.prepare();
   const list = store.list();
   if (o.json) {
     print(
@@ -42,6 +43,7 @@ export async function sessionsList(o: { json?: boolean }): Promise<number> {
 
 export async function sessionsShow(ref: string, o: { reasoning?: boolean }): Promise<number> {
   const store = new SessionStore();
+  store.prepare();
   const data = store.load(store.resolve(ref));
   print(sessionToMarkdown(data, { reasoning: Boolean(o.reasoning) }));
   return 0;
@@ -52,6 +54,7 @@ export async function sessionsExport(ref: string, o: { format?: string; output?:
   if (asked !== 'md' && asked !== 'markdown' && asked !== 'json') throw usageError(`--format must be md or json (got "${o.format}")`);
   const format = asked === 'json' ? 'json' : 'md';
   const store = new SessionStore();
+  store.prepare();
   const data = store.load(store.resolve(ref));
   const text = renderExport(data, format, { reasoning: Boolean(o.reasoning) });
   if (o.output && o.output !== '-') {

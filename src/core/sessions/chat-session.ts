@@ -94,6 +94,7 @@ export class ChatSession {
   static open(settings: Settings, opts: OpenSessionOptions = {}): ChatSession {
     const store = opts.store ?? new SessionStore();
     const persistent = settings.history && !opts.incognito;
+    if (persistent) store.prepare(); // encryption on: the key is checked and plain history encrypted, before any screen starts
     if (opts.resume !== undefined) {
       if (!settings.history && !opts.incognito) {
         throw usageError('saved sessions are off (config `history` is off); turn them on with: medchat config set history on');

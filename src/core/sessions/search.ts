@@ -19,6 +19,7 @@ import { sanitizeLine } from '../text/sanitize.js';
 import { formatListTime } from '../text/format.js';
 import { SESSION_FORMAT } from './session-data.js';
 import type { SessionStore } from './store.js';
+import { HistoryKeyError, SealedFileError } from './history-crypto.js';
 
 export interface SearchOptions {
   /** The words, as typed (split on white space; each folded). */
@@ -193,7 +194,8 @@ export function searchSessions(store: SessionStore, o: SearchOptions): SearchRes
     let raw: Buffer;
     try {
       raw = store.readRaw(id);
-    } catch {
+    } catch (err) {
+      if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err; // encrypted history without its master key: one line, exit 2
       result.unreadable++;
       continue;
     }

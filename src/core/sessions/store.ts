@@ -21,6 +21,9 @@ import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
+import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, splitSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
+import { encryptionOn, vaultFor } from './encryption.js';
+import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
 
 export { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 
@@ -90,6 +93,17 @@ interface SaveOptions {
   merge?: MergeScope;
 }
 
+export interface SessionStoreOptions {
+  fileOps?: FileOps;
+  lockWaitMs?: number;
+  /** Write sessions encrypted (default: the `encrypt` setting, which the policy may require). */
+  encrypt?: boolean;
+  /** The keyring and master key (default: the data folder's, keys from the settings). */
+  vault?: HistoryVault;
+  /** A line for the user (the conversion at start); default: to stderr. */
+  notice?: (line: string) => void;
+}
+
 export class SessionStore {
   readonly dir: string;
   private prepared = false;
@@ -97,11 +111,186 @@ export class SessionStore {
   private readonly lockWaitMs: number | undefined;
   /** The turns this process last wrote, per session, and the file's identity after: unchanged since, no need to read it. */
   private written = new Map<string, { stamp: string; turns: StoredTurn[] }>();
+  private readonly opts: SessionStoreOptions;
+  private vaultMade: HistoryVault | undefined;
+  private encryptSetting: boolean | undefined;
+  /** Sessions read sealed: saved sealed again whatever the setting (never decrypted without asking). */
+  private sealedIds = new Set<string>();
+  private converted = false;
 
-  constructor(dir: string = sessionsDir(), opts: { fileOps?: FileOps; lockWaitMs?: number } = {}) {
+  constructor(dir: string = sessionsDir(), opts: SessionStoreOptions = {}) {
     this.dir = dir;
     this.ops = opts.fileOps;
     this.lockWaitMs = opts.lockWaitMs;
+    this.opts = opts;
+  }
+
+  /** The keyring of the data folder this sessions folder is in. */
+  get vault(): HistoryVault {
+    this.vaultMade ??= this.opts.vault ?? vaultFor(path.dirname(this.dir), { ops: this.ops, lockWaitMs: this.lockWaitMs });
+    return this.vaultMade;
+  }
+
+  /** Whether new writes are encrypted. */
+  get encrypting(): boolean {
+    this.encryptSetting ??= this.opts.encrypt ?? encryptionOn();
+    return this.encryptSetting;
+  }
+
+  /** The prompt history file beside this sessions folder. */
+  get promptHistoryFile(): string {
+    return path.join(path.dirname(this.dir), 'prompt-history.jsonl');
+  }
+
+  /**
+   * Before a run uses the store: with encryption on, open the keyring (a wrong or missing key stops
+   * here, exit 2, before anything is written) and encrypt what is still plain (sessions left plain
+   * by a policy that now requires encryption, or by an interrupted conversion), saying so in one line.
+   */
+  prepare(): void {
+    if (!this.encrypting || this.converted) return;
+    this.vault.master(true);
+    const n = this.encryptAll();
+    this.converted = true;
+    if (n.sessions || n.prompts) {
+      const what = [n.sessions ? `${n.sessions} saved ${n.sessions === 1 ? 'conversation' : 'conversations'}` : '', n.prompts ? 'the prompt history' : ''].filter(Boolean).join(' and ');
+      (this.opts.notice ?? ((l: string) => process.stderr.write(`medchat: ${l}\n`)))(`encrypted ${what} (encrypt is on)`);
+    }
+  }
+
+  /** Sessions whose file is plain text now. */
+  private plainIds(): string[] {
+    return this.ids().filter((id) => !looksSealed(this.fileFor(id)));
+  }
+
+  private sealedList(): string[] {
+    return this.ids().filter((id) => looksSealed(this.fileFor(id)));
+  }
+
+  /** How much is encrypted now (no key needed). */
+  sealedCount(): { sessions: number; prompts: boolean } {
+    return { sessions: this.sealedList().length, prompts: looksSealed(this.promptHistoryFile) };
+  }
+
+  /**
+   * Encrypt every plain session and the prompt history: their data keys first (one keyring write),
+   * then each file under its lock through the atomic writer. A fault leaves each file plain or
+   * encrypted, never lost; running it again finishes the job. Returns what was converted.
+   */
+  encryptAll(): { sessions: number; prompts: boolean } {
+    const ids = this.plainIds();
+    const history = this.promptHistoryFile;
+    const plainHistory = fs.existsSync(history) && !looksSealed(history);
+    if (ids.length === 0 && !plainHistory) return { sessions: 0, prompts: false };
+    this.ensureDir();
+    this.vault.ensureKeys([...ids, ...(plainHistory ? [PROMPT_HISTORY_SLOT] : [])]);
+    let n = 0;
+    for (const id of ids) {
+      const file = this.fileFor(id);
+      const done = this.underLock(id, () => {
+        if (looksSealed(file)) return false;
+        let data: SessionData;
+        try {
+          data = this.load(id);
+        } catch (err) {
+          if (err instanceof MedchatError && err.kind === 'session-damaged') return false; // left as it is: list shows it damaged
+          if (err instanceof MedchatError && /^no session/.test(err.message)) return false;
+          throw err;
+        }
+        this.writeSession(file, data, true, true);
+        return true;
+      });
+      if (done) n++;
+    }
+    let prompts = false;
+    if (plainHistory) {
+      const read = readPromptHistory(history, undefined);
+      if (read && !read.sealed) {
+        try {
+          writePromptHistory(history, read.entries, { vault: this.vault, ops: this.ops, durable: true });
+        } catch (err) {
+          if (err instanceof MedchatError) throw err;
+          const e = toWriteError(history, err);
+          throw new MedchatError(`cannot encrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+        }
+        prompts = true;
+      }
+    }
+    return { sessions: n, prompts };
+  }
+
+  /** Decrypt every sealed session and the prompt history back to plain files, then destroy their keys. */
+  decryptAll(): { sessions: number; prompts: boolean } {
+    const ids = this.sealedList();
+    const history = this.promptHistoryFile;
+    const sealedHistory = fs.existsSync(history) && looksSealed(history);
+    if (ids.length === 0 && !sealedHistory) {
+      this.shredPlain(); // a rerun after a fault: the keys of what is plain now
+      return { sessions: 0, prompts: false };
+    }
+    this.vault.master(false);
+    const done: string[] = [];
+    for (const id of ids) {
+      const file = this.fileFor(id);
+      this.underLock(id, () => {
+        if (!looksSealed(file)) return;
+        const data = this.load(id);
+        this.writeSession(file, data, true, false);
+        this.sealedIds.delete(id);
+        done.push(id);
+      });
+    }
+    let prompts = false;
+    if (sealedHistory) {
+      const read = readPromptHistory(history, this.vault);
+      if (!read) throw new MedchatError(`the prompt history ${history} does not open with its key; nothing more was changed`, ExitCode.usage, 'usage');
+      try {
+        writePromptHistory(history, read.entries, { ops: this.ops, durable: true });
+      } catch (err) {
+        const e = toWriteError(history, err);
+        throw new MedchatError(`cannot decrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+      }
+      done.push(PROMPT_HISTORY_SLOT);
+      prompts = true;
+    }
+    this.shredPlain();
+    return { sessions: done.length - (prompts ? 1 : 0), prompts };
+  }
+
+  /** Destroy the keys of every slot whose file is not sealed (decrypted, or gone). */
+  private shredPlain(): void {
+    if (!this.vault.exists()) return;
+    const sealed = new Set(this.sealedList());
+    if (looksSealed(this.promptHistoryFile)) sealed.add(PROMPT_HISTORY_SLOT);
+    const gone = this.vault.slots().filter((s) => !sealed.has(s));
+    if (gone.length) this.vault.shred(gone);
+  }
+
+  private underLock<T>(id: string, fn: () => T): T {
+    try {
+      return withFileLock(`${this.fileFor(id)}.lock`, fn, { ops: this.ops, waitMs: this.lockWaitMs });
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      throw saveError(id, this.fileFor(id), err);
+    }
+  }
+
+  /** Write a session file, sealed or plain, atomically. */
+  private writeSession(file: string, data: SessionData, durable: boolean, sealed: boolean): void {
+    const plain = JSON.stringify(data, null, 1) + '\n';
+    const text = sealed ? this.vault.sealText(data.id, plain, JSON.stringify(headOf(data))) : plain;
+    writeFileAtomic(file, text, { durable, ops: this.ops });
+  }
+
+  /** The parsed session file, opened when sealed. Errors as readSessionText/JSON.parse give them; key errors as one line. */
+  private readParsed(file: string, id: string): unknown {
+    const raw: unknown = JSON.parse(readSessionText(file));
+    const sealed = asSealed(raw);
+    if (!sealed) return raw;
+    if (sealed.id !== id) throw new SyntaxError('sealed for another session');
+    const body = this.vault.openPart(id, sealed, 'body', file);
+    this.sealedIds.add(id);
+    return JSON.parse(body);
   }
 
   /** The file of session `id`; an id that is not one (`../x`, a slash, NUL…) never reaches a path. */
@@ -157,7 +346,7 @@ export class SessionStore {
     const file = this.fileFor(data.id);
     const write = (): SessionData => {
       const out = opts.merge ? this.mergeWithDisk(data, opts.merge) : data;
-      writeFileAtomic(file, JSON.stringify(out, null, 1) + '\n', { durable: opts.durable !== false, ops: this.ops });
+      this.writeSession(file, out, opts.durable !== false, this.encrypting || this.sealedIds.has(data.id));
       const stamp = fileStamp(file);
       if (stamp) this.written.set(data.id, { stamp, turns: out.turns });
       else this.written.delete(data.id);
@@ -166,6 +355,7 @@ export class SessionStore {
     try {
       return opts.merge ? withFileLock(`${file}.lock`, write, { ops: this.ops, waitMs: this.lockWaitMs }) : write();
     } catch (err) {
+      if (err instanceof HistoryKeyError) throw err; // a key error: one line, exit 2
       throw saveError(data.id, file, err);
     }
   }
@@ -178,9 +368,10 @@ export class SessionStore {
     if (last && last.stamp === fileStamp(file)) disk = last.turns;
     else {
       try {
-        const raw = JSON.parse(readSessionText(file)) as { format?: unknown } | null;
+        const raw = this.readParsed(file, mine.id) as { format?: unknown } | null;
         disk = raw?.format === SESSION_FORMAT ? readForMerge(raw, mine.id) : undefined;
-      } catch {
+      } catch (err) {
+        if (err instanceof HistoryKeyError) throw err; // a key that does not open it: never overwrite
         disk = undefined; // none yet, or removed (sessions rm), or damaged: this process's copy is what there is
       }
     }
@@ -194,7 +385,12 @@ export class SessionStore {
    */
   readRaw(id: string): Buffer {
     const file = this.fileFor(id);
-    return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+    const bytes = readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+    if (!bytes.subarray(0, SEALED_PREFIX.length).equals(SEALED_PREFIX)) return bytes;
+    // Encrypted: opened in memory only (a wrong or missing master key is a HistoryKeyError, one line).
+    const sealed = splitSealed(bytes);
+    if (!sealed || sealed.id !== id) return bytes; // damaged: the caller's JSON check says so
+    return this.vault.openPartBytes(id, sealed.body, 'body', file);
   }
 
   /** Every session with its file's last modification (its last save), newest first; a file gone meanwhile is left out. */
@@ -281,19 +477,16 @@ export class SessionStore {
 
   load(id: string, list = LIST_COMMAND): SessionData {
     const file = this.fileFor(id, list);
-    let text: string;
+    let data: unknown;
     try {
-      text = readSessionText(file);
+      data = this.readParsed(file, id);
     } catch (err) {
       if (err instanceof FileReadError && err.problem === 'missing') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
       if (err instanceof FileReadError) throw new MedchatError(`${err.message}; or remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
+      if (err instanceof SyntaxError) throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
+      if (err instanceof SealedFileError) throw new HistoryKeyError(`${err.message}; remove it with: medchat sessions rm ${id}`);
+      if (err instanceof MedchatError) throw err;
       throw storeError(`cannot read the session file ${file}`, err);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
     }
     const session = normaliseSession(data, file, id);
     session.id = id; // the file's name, not what the file says: saves go back to this same file
@@ -307,19 +500,25 @@ export class SessionStore {
       let stat: fs.Stats | undefined;
       try {
         stat = fs.statSync(file);
-        const data = JSON.parse(readSessionText(file)) as Partial<SessionData>;
+        const raw: unknown = readSealedHead(file) ?? JSON.parse(readSessionText(file));
+        const sealed = asSealed(raw);
+        if (sealed && sealed.id !== id) throw new SyntaxError('sealed for another session');
+        if (sealed) this.vault.master(false); // a wrong or missing master key stops the list (exit 2), not each line
+        const data = (sealed ? JSON.parse(this.vault.openPart(id, sealed, 'head', file)) : raw) as Partial<SessionData>;
         out.push({
           id,
           title: String(data.title ?? ''),
           createdAt: String(data.createdAt ?? new Date(stat.birthtimeMs).toISOString()),
           updatedAt: String(data.updatedAt ?? new Date(stat.mtimeMs).toISOString()),
-          turns: Array.isArray(data.turns) ? data.turns.length : 0,
+          turns: Array.isArray(data.turns) ? data.turns.length : Number((data as { turnCount?: unknown }).turnCount) || 0,
           file,
           bytes: stat.size,
         });
       } catch (err) {
-        const problem = err instanceof FileReadError ? err.problem : 'damaged';
-        const title =
+        // A master key that does not open the keyring stops the list (one line, exit 2); one session whose key was destroyed is listed as such.
+        if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err;
+        const problem = err instanceof FileReadError ? err.problem : err instanceof KeyDestroyedError ? 'no-key' : 'damaged';
+        const title = problem === 'no-key' ? '(encrypted: its key was destroyed)' :
           problem === 'too-big' ? `(too big to read: ${stat?.isFile() && stat.size ? formatBytes(stat.size) : `over ${formatBytes(MAX_SESSION_BYTES)}`})` : problem === 'not-regular' || problem === 'folder' ? '(not a file)' : '(damaged file)';
         const time = stat?.isFile() ? new Date(stat.mtimeMs).toISOString() : '';
         out.push({ id, title, createdAt: time, updatedAt: time, turns: 0, file, bytes: stat?.isFile() ? stat.size : 0 });
@@ -328,8 +527,16 @@ export class SessionStore {
     return out.sort((a, b) => (b.updatedAt || '').localeCompare(a.updatedAt || '') || b.id.localeCompare(a.id));
   }
 
+  /** Delete a session: its wrapped key first (crypto-shredding), then its file. */
   remove(id: string): void {
     const file = this.fileFor(id);
+    if (!lexists(file)) throw usageError(`no session "${id}"`);
+    try {
+      this.vault.shred([id]);
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      throw storeError(`cannot destroy the key of session ${id} in ${this.vault.keyringFile}`, err);
+    }
     try {
       fs.rmSync(file);
     } catch (err) {
@@ -346,6 +553,12 @@ export class SessionStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
       throw storeError(`cannot read the sessions folder ${this.dir}`, err);
+    }
+    try {
+      this.vault.shredAllSessions();
+    } catch (err) {
+      if (err instanceof MedchatError) throw err;
+      throw storeError(`cannot destroy the session keys in ${this.vault.keyringFile}`, err);
     }
     let n = 0;
     for (const name of names) {
@@ -430,4 +643,20 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
     turns,
     context,
   };
+}
+
+/** What `sessions list` shows of a session: sealed apart from its body, so a list never decrypts a conversation. */
+function headOf(d: SessionData): Pick<SessionData, 'title' | 'createdAt' | 'updatedAt'> & { turnCount: number } {
+  return { title: d.title, createdAt: d.createdAt, updatedAt: d.updatedAt, turnCount: d.turns.length };
+}
+
+const SEALED_PREFIX = Buffer.from('{"format":"medchat-sealed"');
+
+function lexists(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }

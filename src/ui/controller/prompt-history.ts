@@ -1,20 +1,16 @@
 /**
- * Earlier prompts for Up/Down, kept across runs in one 0600 file (JSON string per line) in the
- * data folder. Off when the `history` setting is false: then nothing is read or written.
+ * Earlier prompts for Up/Down, kept across runs in one 0600 file in the data folder
+ * (core/sessions/prompt-history-file.ts: plain JSON lines, or sealed when history is encrypted).
+ * Off when the `history` setting is false: then nothing is read or written.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../../core/io/atomic-file.js';
 import type { FileOps } from '../../core/io/file-ops.js';
-import { FileReadError, readTextFileBounded } from '../../core/io/bounded-read.js';
-import { dataDir } from '../../core/config/paths.js';
-
-const HISTORY_LIMIT = 1000;
-/** 1,000 prompts of 16 KB each on average: a larger file is not read (nor replaced), and history is kept for the run only. */
-const MAX_HISTORY_BYTES = 16 * 1024 * 1024;
+import type { HistoryVault } from '../../core/sessions/history-crypto.js';
+import { encryptionOn, vaultFor } from '../../core/sessions/encryption.js';
+import { HISTORY_LIMIT, promptHistoryFile, readPromptHistory, writePromptHistory } from '../../core/sessions/prompt-history-file.js';
+import path from 'node:path';
 
 export function historyFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(dataDir(env), 'prompt-history.jsonl');
+  return promptHistoryFile(env);
 }
 
 export class PromptHistory {
@@ -24,14 +20,19 @@ export class PromptHistory {
   private draft = '';
 
   private readonly file: string | undefined;
+  /** Set when the file is written sealed (encryption on, or the file was sealed already). */
+  private readonly vault: HistoryVault | undefined;
 
   constructor(
     file: string | undefined,
     private readonly ops?: FileOps,
+    opts: { vault?: HistoryVault; encrypt?: boolean } = {},
   ) {
-    const read = file ? readEntries(file) : [];
-    this.entries = read ?? [];
+    const vault = file ? (opts.vault ?? vaultFor(path.dirname(file), { ops })) : undefined;
+    const read = file ? readPromptHistory(file, vault) : undefined;
+    this.entries = read?.entries ?? [];
     this.file = read ? file : undefined; // a file that could not be read as history is never replaced
+    this.vault = read && (read.sealed || (opts.encrypt ?? encryptionOn())) ? vault : undefined;
     this.index = this.entries.length;
   }
 
@@ -44,7 +45,7 @@ export class PromptHistory {
     if (this.entries[this.entries.length - 1] !== text) {
       this.entries.push(text);
       if (this.entries.length > HISTORY_LIMIT) this.entries.splice(0, this.entries.length - HISTORY_LIMIT);
-      if (this.file) persist(this.file, this.entries, this.ops);
+      if (this.file) persist(this.file, this.entries, this.ops, this.vault);
     }
     this.index = this.entries.length;
     this.draft = '';
@@ -70,36 +71,10 @@ export class PromptHistory {
   }
 }
 
-/**
- * The entries in the file ([] when there is none), or undefined when it cannot be read as
- * history: not a regular file (a link to /dev/zero, a FIFO), over MAX_HISTORY_BYTES, or not
- * text. Such a file is left as it is: history is then kept for this run only.
- */
-function readEntries(file: string): string[] | undefined {
-  let text: string;
-  try {
-    text = readTextFileBounded(file, { maxBytes: MAX_HISTORY_BYTES, what: file });
-  } catch (err) {
-    return err instanceof FileReadError && err.problem === 'missing' ? [] : undefined;
-  }
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      const v: unknown = JSON.parse(line);
-      if (typeof v === 'string') out.push(v);
-    } catch {
-      // a torn last line: skip it
-    }
-  }
-  return out.slice(-HISTORY_LIMIT);
-}
-
 /** The whole file again, atomically (no fsync: losing the last prompt to a power cut is fine, a torn file is not). */
-function persist(file: string, entries: string[], ops: FileOps | undefined): void {
+function persist(file: string, entries: string[], ops: FileOps | undefined, vault: HistoryVault | undefined): void {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileAtomic(file, entries.map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600, durable: false, ops });
+    writePromptHistory(file, entries, { vault, ops, durable: false });
   } catch {
     // History is a convenience: a full disk or a read-only folder leaves the previous file and
     // never breaks the chat (the session's own save warns about the folder).
