@@ -98,6 +98,29 @@ test('a session locked by another medchat is kept and counted, never deleted und
   assert.deepEqual(applyRetention(store, 30, NOW).deleted.map((s) => s.id), ['20260101-000000-aaaa'], 'deleted once the lock is gone');
 });
 
+test('a conversation open in a medchat, however long idle, is kept; once closed it goes; a mark left by a medchat that ended is no hold', async () => {
+  const store = storeWith([
+    ['20260101-000000-aaaa', 100],
+    ['20260102-000000-bbbb', 100],
+  ]);
+  const { ChatSession } = await import('../../src/core/sessions/chat-session.js');
+  const settings = { history: true, model: 'm', contextWindow: 131072, maxTokens: 8192, compressAt: 0.8, compress: 'trim' } as never;
+  const open = ChatSession.open(settings, { store, resume: '20260101-000000-aaaa' });
+  // Another medchat (this process stands in: its pid is alive) sweeps while the first has it on screen.
+  const first = applyRetention(store, 30, NOW);
+  assert.deepEqual(first.deleted.map((s) => s.id), ['20260102-000000-bbbb']);
+  assert.deepEqual(first.locked.map((s) => s.id), ['20260101-000000-aaaa'], 'open on a screen: kept and counted');
+  assert.ok(fs.existsSync(store.fileFor('20260101-000000-aaaa')));
+  open.close();
+  const mark = path.join(path.dirname(path.dirname(store.fileFor('20260101-000000-aaaa'))), 'open', '20260101-000000-aaaa');
+  assert.ok(!fs.existsSync(mark), 'closing ends the mark');
+  // A medchat that was killed leaves its mark; a pid that no longer runs holds nothing.
+  fs.writeFileSync(mark, '2147483646 ' + (await import('node:os')).hostname() + '\n');
+  assert.deepEqual(applyRetention(store, 30, NOW).deleted.map((s) => s.id), ['20260101-000000-aaaa'], 'deleted once nobody has it open');
+  assert.deepEqual(fs.readdirSync(path.dirname(store.fileFor('20260101-000000-aaaa'))), [], 'no lock left behind');
+  assert.deepEqual(fs.readdirSync(path.dirname(mark)), [], 'no mark left behind');
+});
+
 test('a session saved again between the listing and its deletion is kept (asked again under its lock)', () => {
   const store = storeWith([['20260101-000000-aaaa', 100]]);
   class SavedMeanwhile extends SessionStore {

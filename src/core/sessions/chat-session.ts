@@ -58,6 +58,8 @@ export class ChatSession {
   private data: SessionData;
   private lastSave = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Ends this process's mark that the conversation is open (see SessionStore.markOpen); undefined until marked. */
+  private releaseOpen: (() => void) | undefined;
   /** Turns asked here (this process writes them) and every turn held here; see session-merge.ts. */
   private readonly owned = new Set<string>();
   private readonly seen = new Set<string>();
@@ -76,6 +78,7 @@ export class ChatSession {
     this.data = data;
     this.persistent = persistent;
     this.resumed = resumed;
+    if (resumed) this.markOpen();
     this.conversation = new Conversation(data.system);
     for (const saved of data.turns) {
       const turn = this.conversation.addTurn(saved.user);
@@ -367,6 +370,7 @@ export class ChatSession {
     });
     try {
       this.store.save(d, { durable: opts.durable, merge: { owned: this.owned, seen: this.seen } });
+      this.markOpen();
     } catch (err) {
       if (!this.saveError) {
         this.saveError = toMedchatError(err);
@@ -378,5 +382,11 @@ export class ChatSession {
   /** Flush anything pending; call when the conversation closes. */
   close(): void {
     if (this.timer) this.saveNow();
+    this.releaseOpen?.();
+  }
+
+  /** Mark the conversation open in this process, once: resumed at once, a new one when first saved (its folder is there then). */
+  private markOpen(): void {
+    if (this.persistent && !this.releaseOpen) this.releaseOpen = this.store.markOpen(this.data.id);
   }
 }

@@ -15,7 +15,7 @@ import type { Turn } from '../context/conversation.js';
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
-import { LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
+import { holdFileLock, LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from '../io/bounded-read.js';
 import { dataDir } from '../config/paths.js';
@@ -407,20 +407,47 @@ export class SessionStore {
   }
 
   /**
+   * Mark session `id` open in this process until the returned function is called (or the process
+   * ends): `<data>/open/<id>`, a lock held for the whole run, so retention and purge in another
+   * medchat never delete a conversation someone has on screen, however long it sits idle. A second
+   * medchat on the same conversation finds it marked and goes on (the mark stays with the first).
+   */
+  markOpen(id: string): () => void {
+    try {
+      fs.mkdirSync(path.dirname(this.openMark(id)), { recursive: true, mode: 0o700 });
+      return holdFileLock(this.openMark(id), { ops: this.ops, waitMs: 0, staleMs: Infinity });
+    } catch {
+      return () => {}; // marked by another medchat, or a folder medchat cannot write: saving says so itself
+    }
+  }
+
+  /** Where a medchat marks session `id` open: beside the sessions folder, so the folder holds only conversations. */
+  private openMark(id: string): string {
+    return path.join(path.dirname(this.dir), 'open', id);
+  }
+
+  /**
    * Remove session `id` under its lock, if `stillWanted()` says so there: never while another
-   * medchat holds the lock (it is saving), never without asking again once the lock is held.
+   * medchat has it open (markOpen) or holds the lock (it is saving), never without asking again
+   * once the lock is held.
    */
   removeUnlessLocked(id: string, stillWanted: () => boolean): 'removed' | 'locked' | 'kept' {
     const file = this.fileFor(id);
     try {
+      fs.mkdirSync(path.dirname(this.openMark(id)), { recursive: true, mode: 0o700 });
       return withFileLock(
-        `${file}.lock`,
-        () => {
-          if (!stillWanted()) return 'kept';
-          this.remove(id);
-          return 'removed';
-        },
-        { ops: this.ops, waitMs: 0 },
+        this.openMark(id),
+        () =>
+          withFileLock(
+            `${file}.lock`,
+            () => {
+              if (!stillWanted()) return 'kept';
+              this.remove(id);
+              return 'removed';
+            },
+            { ops: this.ops, waitMs: 0 },
+          ),
+        { ops: this.ops, waitMs: 0, staleMs: Infinity },
       );
     } catch (err) {
       if (err instanceof LockTimeoutError || err instanceof LockUnusableError) return 'locked';
@@ -542,6 +569,11 @@ export class SessionStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"`);
       throw storeError(`cannot delete the session ${id}`, err);
+    }
+    try {
+      fs.rmSync(this.openMark(id), { force: true }); // a mark left by a medchat that ended without closing
+    } catch {
+      // a mark with no conversation is never read
     }
   }
 
