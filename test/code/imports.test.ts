@@ -137,12 +137,18 @@ const CORE_WORDING_WAITING = [
   'core/sessions/chat-session.ts', 'core/sessions/store.ts',
 ];
 
+/** core/ files that run other programs and pass them those programs' own flags (never medchat's: only `medchat <command>` is looked for there). */
+const CORE_RUNS_OTHER_PROGRAMS = new Set(['core/sessions/master-key.ts']);
+
 test('no new command wording in core/ (flags, `medchat <command>`), and the files waiting still have theirs', () => {
   const worded: string[] = [];
   for (const f of importGraph(SRC).keys()) {
     if (area(f) !== 'core') continue;
     const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
-    if (/['"`][^'"`\n]*?(--[a-z][a-z-]+|medchat (?:config|sessions|privacy|retexture|task|batch|roles|demo|completion)\b)/.test(text)) worded.push(rel(f));
+    const wording = CORE_RUNS_OTHER_PROGRAMS.has(rel(f))
+      ? /['"`][^'"`\n]*?medchat (?:config|sessions|privacy|retexture|task|batch|roles|demo|completion)\b/
+      : /['"`][^'"`\n]*?(--[a-z][a-z-]+|medchat (?:config|sessions|privacy|retexture|task|batch|roles|demo|completion)\b)/;
+    if (wording.test(text)) worded.push(rel(f));
   }
   assert.deepEqual(worded.sort(), [...CORE_WORDING_WAITING].sort(), 'command wording in a new core/ file (or gone from a waiting one: remove it from CORE_WORDING_WAITING)');
 });

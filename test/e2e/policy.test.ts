@@ -373,3 +373,23 @@ test('the release bundle (dist/) has no test hook: MEDCHAT_TEST_POLICY_FILE is n
   assert.equal(ask.code, 0, ask.stderr);
   assert.equal(lastBody().model, 'gpt-unvetted');
 });
+
+test('retention-days from the policy alone: at start, conversations past it are deleted with one line naming the policy; newer ones stay', async () => {
+  const file = policyFile({ 'retention-days': 30 });
+  const home = tempHome();
+  const sessions = path.join(home, 'data', 'sessions');
+  fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
+  const now = Date.now();
+  for (const [id, days] of [['20250101-000000-aaaa', 40], ['20250102-000000-bbbb', 5]] as const) {
+    const at = new Date(now - days * 86_400_000);
+    const f = path.join(sessions, `${id}.json`);
+    fs.writeFileSync(f, JSON.stringify({ format: 'medchat-session', version: 1, id, title: `asked ${days} days ago`, createdAt: at.toISOString(), updatedAt: at.toISOString(), model: 'm', turns: [], context: { startTurn: 0, ratio: 1, samples: 0, compactions: [] } }), { mode: 0o600 });
+    fs.utimesSync(f, at, at);
+  }
+  const r = await run(['sessions', 'list'], { policyPath: file, home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, `medchat: deleted 1 conversation older than 30 days (retention-days, your organisation's policy (${file}))\n`);
+  assert.deepEqual(fs.readdirSync(sessions).sort(), ['20250102-000000-bbbb.json']);
+  assert.match(r.stdout, /asked 5 days ago/);
+  assert.doesNotMatch(r.stdout, /asked 40 days ago/);
+});

@@ -82,6 +82,24 @@ export function readFileBounded(file: string, opts: BoundedReadOptions): Buffer 
   }
 }
 
+/**
+ * The first `n` bytes (or fewer) of a regular file, to tell its kind without reading it whole;
+ * undefined when it is missing, unreadable or not a regular file (opened without blocking on a FIFO).
+ */
+export function readFileStart(file: string, n: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const b = Buffer.alloc(n);
+    return b.subarray(0, fs.readSync(fd, b, 0, n, 0));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /** A regular file as text (decodeText), at most `maxBytes`. */
 export function readTextFileBounded(file: string, opts: BoundedReadOptions): string {
   return decodeText(readFileBounded(file, opts), opts.what ?? file);

@@ -15,9 +15,10 @@ import path from 'node:path';
 import { toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { FileReadError, readTextFileBounded } from '../io/bounded-read.js';
+import { FileReadError, readFileStart, readTextFileBounded } from '../io/bounded-read.js';
 import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
+import { fileStamp } from '../io/file-stamp.js';
 import { HistoryKeyError, masterKeyFor, newMasterKey, type KeyringSourceInfo, type KeySourceName, type MasterKeyContext } from './master-key.js';
 
 export const SEALED_FORMAT = 'medchat-sealed';
@@ -82,18 +83,7 @@ export function asSealed(raw: unknown): SealedFile | undefined {
 
 /** Whether a file starts as a sealed one (reads its first bytes only). */
 export function looksSealed(file: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    if (!fs.fstatSync(fd).isFile()) return false;
-    const b = Buffer.alloc(40);
-    const n = fs.readSync(fd, b, 0, b.length, 0);
-    return b.subarray(0, n).toString('utf8').startsWith(`{"format":"${SEALED_FORMAT}"`);
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  return readFileStart(file, 40)?.toString('utf8').startsWith(`{"format":"${SEALED_FORMAT}"`) ?? false;
 }
 
 const HEAD_RE = /^\{"format":"medchat-sealed","version":(\d+),"id":"([^"\\]{1,64})","head":"([A-Za-z0-9+/=]{1,8000})","body":"/;
@@ -103,19 +93,9 @@ const HEAD_RE = /^\{"format":"medchat-sealed","version":(\d+),"id":"([^"\\]{1,64
  * undefined when the file is not a sealed one with a head (then it is read whole, as before).
  */
 export function readSealedHead(file: string): SealedFile | undefined {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    if (!fs.fstatSync(fd).isFile()) return undefined;
-    const b = Buffer.alloc(8192);
-    const n = fs.readSync(fd, b, 0, b.length, 0);
-    const m = HEAD_RE.exec(b.subarray(0, n).toString('latin1'));
-    return m ? { format: SEALED_FORMAT, version: Number(m[1]), id: m[2]!, head: m[3]!, body: '' } : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  const start = readFileStart(file, 8192);
+  const m = start && HEAD_RE.exec(start.toString('latin1'));
+  return m ? { format: SEALED_FORMAT, version: Number(m[1]), id: m[2]!, head: m[3]!, body: '' } : undefined;
 }
 
 /**
@@ -183,7 +163,7 @@ export class HistoryVault {
   }
 
   private read(): KeyringData | undefined {
-    const stamp = stampOf(this.keyringFile);
+    const stamp = fileStamp(this.keyringFile);
     if (!stamp) return undefined;
     if (this.cache?.stamp === stamp) return this.cache.data;
     let text: string;
@@ -402,15 +382,6 @@ export class HistoryVault {
   /** One part (its base64 text) as bytes; a one-line error when its key is gone or wrong. */
   openPartBytes(slot: string, text: string | undefined, part: 'head' | 'body', file: string): Buffer {
     return openSealedPart(this.dataKey(slot, false), slot, text, part, file);
-  }
-}
-
-function stampOf(file: string): string | undefined {
-  try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
   }
 }
 

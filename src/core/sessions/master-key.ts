@@ -42,8 +42,8 @@ export const SOURCE_LABEL: Record<KeySourceName, string> = {
 };
 
 const SERVICE = 'medchat-history';
-/** secret-tool's own option (joined so the check for command-line wording in core/ does not take it for medchat's). */
-const SECRET_TOOL_LABEL = ['-', '-label=medchat history key'].join('');
+/** secret-tool's own option (another program's flag, not medchat's wording: test/code/imports.test.ts lists this file for it). */
+const SECRET_TOOL_LABEL = '--label=medchat history key';
 /** Bounds every call of an outside program: a keychain that asks to be unlocked gets a person's time, no more. */
 const SUBPROCESS_TIMEOUT_MS = 30_000;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

@@ -17,6 +17,7 @@ import { ExitCode } from '../exit-codes.js';
 import { FileWriteError, toWriteError, writeFileAtomic } from '../io/atomic-file.js';
 import { holdFileLock, LockTimeoutError, LockUnusableError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
+import { fileStamp } from '../io/file-stamp.js';
 import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from '../io/bounded-read.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
@@ -605,16 +606,6 @@ export class SessionStore {
 /** A session file's bytes as they are on disk, bounded like every session read (a FileReadError says why not). */
 export function readSessionFile(file: string): Buffer {
   return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
-}
-
-/** The file's identity (inode, size, change time): another process's save replaces the inode. */
-function fileStamp(file: string): string | undefined {
-  try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
 }
 
 function saveError(id: string, file: string, err: unknown): MedchatError {
