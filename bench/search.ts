@@ -6,6 +6,8 @@
 // The files are in the page cache (just written), as they are for a user who searches twice;
 // "cold" is the process, not the disk. Peak RSS from the process's own resource usage.
 // Run: npm run build && npx tsx bench/search.ts [runs] [conversations]   (BENCH_ENCRYPTED=1: the corpus encrypted; both: plain, then encrypted)
+// BENCH_HOME=<folder>: the corpus there, generated only when it is not there yet, and kept (to time two builds on the
+// same files); BENCH_BIN=<medchat.js>: the build to time (default: this checkout's bin/medchat.js).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,10 +22,13 @@ const count = Number(process.argv[3] ?? 5000);
 const seed = Number(process.env.MEDCHAT_SEED ?? 20261126);
 const TARGET_MS = 1000;
 
-const home = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-bench-search-'));
+const given = process.env.BENCH_HOME;
+const home = given ? path.resolve(given) : fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-bench-search-'));
 const dataDir = path.join(home, 'data');
 const sessions = path.join(dataDir, 'sessions');
+const reuse = Boolean(given) && fs.existsSync(sessions);
 fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
+const bin = path.resolve(process.env.BENCH_BIN ?? path.join(root, 'bin/medchat.js'));
 
 const random = seededRandom(seed);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
@@ -54,7 +59,7 @@ const rareBoth = [...rare].slice(0, 4);
 const started = performance.now();
 let bytes = 0;
 const now = Date.now();
-for (let i = 0; i < count; i++) {
+for (let i = 0; i < (reuse ? 0 : count); i++) {
   const when = new Date(now - (count - i) * 60_000);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   const id = `${when.getFullYear()}${p(when.getMonth() + 1)}${p(when.getDate())}-${p(when.getHours())}${p(when.getMinutes())}${p(when.getSeconds())}-${(i % 65536).toString(16).padStart(4, '0')}`;
@@ -92,7 +97,8 @@ for (let i = 0; i < count; i++) {
   fs.writeFileSync(file, text, { mode: 0o600 });
   fs.utimesSync(file, when, when);
 }
-console.log(`corpus: ${count} conversations of 20 turns, ${(bytes / 1e6).toFixed(0)} MB (seed ${seed}), written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+if (reuse) console.log(`corpus: reused from ${home} (${fs.readdirSync(sessions).length} files)`);
+else console.log(`corpus: ${count} conversations of 20 turns, ${(bytes / 1e6).toFixed(0)} MB (seed ${seed}), written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const env = {
   PATH: process.env.PATH,
@@ -104,7 +110,7 @@ const usageFile = path.join(home, 'rusage.json');
 
 function run(args: string[]): { ms: number; rssMb: number; hits: number; status: number | null } {
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', path.join(root, 'bench/support/rusage.mjs'), path.join(root, 'bin/medchat.js'), 'sessions', 'search', ...args, '--json'], {
+  const r = spawnSync(process.execPath, ['--import', path.join(root, 'bench/support/rusage.mjs'), bin, 'sessions', 'search', ...args, '--json'], {
     env: { ...env, BENCH_RUSAGE_FILE: usageFile },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -133,7 +139,7 @@ const passes = encrypted === 'both' ? ['plain', 'encrypted'] : encrypted === '1'
 let worst = 0;
 for (const pass of passes) {
   if (pass === 'encrypted') {
-    const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'bin/medchat.js'), ...args], { env, encoding: 'utf8' });
+    const cli = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
     const set = (...args: string[]) => {
       const r = cli('config', 'set', ...args);
       if (r.status !== 0) throw new Error(`config set ${args[0]}: ${r.stderr}`);
@@ -145,7 +151,7 @@ for (const pass of passes) {
     if (list.status !== 0) throw new Error(`sessions list: ${list.stderr}`);
     console.log(`encrypted: ${count} conversations converted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  console.log(`${pass}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} runs each, the whole process`);
+  console.log(`${pass}: ${bin}, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} runs each, the whole process`);
   for (const q of queries) {
     const samples = Array.from({ length: runs }, () => run(q.args));
     const ms = median(samples.map((s) => s.ms));
@@ -155,5 +161,5 @@ for (const pass of passes) {
   }
 }
 console.log(`slowest median: ${worst.toFixed(0)} ms against the target of ${TARGET_MS} ms: ${worst < TARGET_MS ? 'met' : 'NOT met'}`);
-if (process.env.BENCH_KEEP) console.log(`corpus kept in ${home} (MEDCHAT_DATA_DIR=${dataDir})`);
+if (process.env.BENCH_KEEP || given) console.log(`corpus kept in ${home} (MEDCHAT_DATA_DIR=${dataDir})`);
 else fs.rmSync(home, { recursive: true, force: true });

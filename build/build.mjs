@@ -35,7 +35,7 @@ const tmp = `${outdir}.tmp-${process.pid}`;
 const old = `${outdir}.old-${process.pid}`;
 
 const result = await build({
-  entryPoints: { medchat: 'src/main.ts' },
+  entryPoints: { medchat: 'src/main.ts', 'search-worker': 'src/core/sessions/search-worker.ts' }, // the worker `sessions search` starts on many files
   outdir: tmp,
   bundle: true,
   splitting: true,

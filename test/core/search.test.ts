@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cutToColumns, excerpt, foldText, hitLines, mayMatch, prefilters, searchSessions, searchWords, textColumns } from '../../src/core/sessions/search.js';
+import { cutToColumns, excerpt, foldText, hitLines, mayMatch, prefilters, searchSessions, searchWords, textColumns, WORKER_THRESHOLD, type SearchOptions, type SearchResult } from '../../src/core/sessions/search.js';
+import { forgetMasterKeys, HistoryKeyError, HistoryVault } from '../../src/core/sessions/history-crypto.js';
 import { SessionStore, type SessionData, type StoredTurn } from '../../src/core/sessions/store.js';
 import { Prng } from '../support/prng.js';
 import { tempHome } from '../support/cli.js';
@@ -162,4 +163,94 @@ test('generated: the byte pre-filter never turns away a session the folded compa
   }
   console.log(`search pre-filter: seed ${seed}, ${cases} cases (${withAccents} with non-ASCII text)`);
   assert.ok(cases > 1000);
+});
+
+/** A seeded folder of more conversations than the worker threshold: plain, or encrypted (then one key destroyed), with one damaged file. */
+function manyConversations(seed: number, encrypt: boolean): { store: SessionStore; dataDir: string; vault: HistoryVault } {
+  const prng = new Prng(seed);
+  const dataDir = path.join(tempHome(), 'data');
+  const vault = new HistoryVault(dataDir, { context: () => ({ env: process.env, command: 'echo search-worker-test-key-0123456789abcdef', canAsk: false }) });
+  const store = new SessionStore(path.join(dataDir, 'sessions'), { encrypt: false, vault });
+  const common = ['patient', 'chest', 'pain', 'dose', 'renal', 'review', 'résumé', 'ŒDÈME', 'naïve', 'Müller', 'status'];
+  const rare = ['zanubrutinib', 'ondansetron', 'Zürich'];
+  const words = (n: number) => Array.from({ length: n }, () => (prng.chance(0.03) ? prng.pick(rare) : prng.pick(common))).join(' ');
+  const count = WORKER_THRESHOLD + 60;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `20261001-${String(100000 + i).slice(1)}0-${i.toString(16).padStart(4, '0')}`;
+    const turns = Array.from({ length: prng.int(1, 4) }, () => turn(words(prng.int(3, 12)), `${words(prng.int(5, 20))}\n${words(prng.int(2, 8))}`, prng.chance(0.3) ? words(6) : ''));
+    store.save(session(id, turns, prng.chance(0.2) ? { role: 'soap' } : {}), { durable: false });
+    ids.push(id);
+  }
+  if (encrypt) store.encryptAll(); // every key in one write of the keyring
+  ids.forEach((id, i) => {
+    const when = new Date(NOW - (count - i) * MIN);
+    fs.utimesSync(store.fileFor(id), when, when);
+  });
+  // One damaged file and, encrypted, one whose key was destroyed: both counted unreadable either way.
+  const damaged = store.fileFor(ids[prng.int(0, count - 1)]!);
+  const stamp = fs.statSync(damaged).mtime;
+  fs.writeFileSync(damaged, '{"format":"medchat-sealed","version":1,"id":"x"');
+  fs.utimesSync(damaged, stamp, stamp);
+  if (encrypt) vault.shred([ids[prng.int(0, count - 1)]!]);
+  return { store, dataDir, vault };
+}
+
+const QUERIES: SearchOptions[] = [
+  { words: ['zanubrutinib'] },
+  { words: ['zanubrutinib'], limit: 0 },
+  { words: ['ZURICH', 'ondansetron'], limit: 0 },
+  { words: ['resume'], limit: 5 },
+  { words: ['patient', 'pain'], limit: 0 },
+  { words: ['oedeme'], limit: 0 },
+  { words: ['zolmitriptan'] },
+  { words: ['status'] },
+  { words: ['naive'], role: 'SOAP', limit: 0 },
+  { words: ['muller'], since: NOW - 100 * MIN, limit: 0 },
+  { words: ['review'], reasoning: true, limit: 30 },
+  { words: ['x"y'] },
+];
+
+/** A result without who read what (the one thing that may differ). */
+const same = (r: SearchResult) => ({ ...r, inWorker: undefined });
+
+for (const encrypt of [false, true]) {
+  test(`${encrypt ? 'encrypted' : 'plain'}: over ${WORKER_THRESHOLD} conversations a worker thread reads beside this one, and finds what one thread finds, in the same order (seeded)`, () => {
+    const seed = Number(process.env.MEDCHAT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    const { store } = manyConversations(seed, encrypt);
+    let hits = 0;
+    for (const q of QUERIES) {
+      const alone = searchSessions(store, { ...q, worker: false });
+      const what = `seed ${seed}, ${JSON.stringify(q)}`;
+      assert.equal(alone.inWorker, 0, what);
+      // The worker reading every file, and the worker beside this thread, as a search over many files runs by default.
+      const byWorker = searchSessions(store, { ...q, worker: 'all' });
+      assert.deepEqual(same(byWorker), same(alone), `worker alone, ${what}`);
+      assert.equal(byWorker.inWorker, byWorker.read, `every file read by the worker, ${what}`);
+      assert.deepEqual(same(searchSessions(store, { ...q, worker: true })), same(alone), `both threads, ${what}`);
+      assert.deepEqual(same(searchSessions(store, q)), same(alone), `the default, ${what}`);
+      hits += alone.hits.length;
+    }
+    const full = searchSessions(store, { words: ['x"y'], worker: false }); // a quote: no pre-filter, every file parsed
+    assert.equal(full.unreadable, encrypt ? 2 : 1, `the damaged file${encrypt ? ' and the one whose key was destroyed' : ''} counted, seed ${seed}`);
+    assert.equal(full.read, WORKER_THRESHOLD + 60 - (encrypt ? 1 : 0), 'a damaged file is read, one without its key is not');
+    console.log(`search worker (${encrypt ? 'encrypted' : 'plain'}): seed ${seed}, ${WORKER_THRESHOLD + 60} conversations, ${QUERIES.length} queries, ${hits} hits`);
+  });
+}
+
+test('encrypted, without its master key: the worker path stops with the same one-line error as one thread', () => {
+  const { dataDir } = manyConversations(7, true);
+  forgetMasterKeys(); // the key opened to write them
+  const keyless = new SessionStore(path.join(dataDir, 'sessions'), { encrypt: false, vault: new HistoryVault(dataDir, { context: () => ({ env: process.env, command: undefined, canAsk: false }) }) });
+  const alone = (() => {
+    try {
+      searchSessions(keyless, { words: ['zolmitriptan'], worker: false });
+    } catch (err) {
+      return err;
+    }
+  })();
+  assert.ok(alone instanceof HistoryKeyError, String(alone));
+  for (const worker of ['all', true] as const) {
+    assert.throws(() => searchSessions(keyless, { words: ['zolmitriptan'], worker }), (err: unknown) => err instanceof HistoryKeyError && err.message === alone.message);
+  }
 });

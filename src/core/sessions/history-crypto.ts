@@ -66,7 +66,9 @@ export function unseal(key: Buffer, sealed: string, aad: string): Buffer | undef
     const d = createDecipheriv('aes-256-gcm', key, b.subarray(0, 12));
     d.setAAD(Buffer.from(aad, 'utf8'));
     d.setAuthTag(b.subarray(12, 28));
-    return Buffer.concat([d.update(b.subarray(28)), d.final()]);
+    const plain = d.update(b.subarray(28));
+    const rest = d.final(); // empty for GCM: the plain bytes are not copied again (search opens hundreds of MB)
+    return rest.length ? Buffer.concat([plain, rest]) : plain;
   } catch {
     return undefined;
   }
@@ -109,6 +111,27 @@ export function splitSealed(bytes: Buffer): { id: string; body: string } | undef
   if (bytes[end - 1] !== 0x7d || bytes[end - 2] !== 0x22) return undefined; // "}
   // Not checked character by character: anything changed fails the authentication tag.
   return { id: m[2]!, body: bytes.toString('latin1', start, end - 2) };
+}
+
+const SEALED_PREFIX = Buffer.from(`{"format":"${SEALED_FORMAT}"`);
+
+/**
+ * A session file's bytes as JSON: plain ones as they are, a sealed one's body opened by `open` (in
+ * memory only); a damaged sealed file as it is (the caller's JSON check says so).
+ */
+export function sessionJson(bytes: Buffer, id: string, open: (body: string) => Buffer): Buffer {
+  if (!bytes.subarray(0, SEALED_PREFIX.length).equals(SEALED_PREFIX)) return bytes;
+  const sealed = splitSealed(bytes);
+  if (!sealed || sealed.id !== id) return bytes;
+  return open(sealed.body);
+}
+
+/** One part (its base64 text) opened with its data key as bytes; a one-line error when the key is gone or wrong. */
+export function openSealedPart(key: Buffer | undefined, slot: string, text: string | undefined, part: 'head' | 'body', file: string): Buffer {
+  if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read`);
+  const plain = text === undefined ? undefined : unseal(key, text, `medchat:${slot}:${part}`);
+  if (!plain) throw new SealedFileError(`${file} does not open with its key (changed or damaged)`);
+  return plain;
 }
 
 /** Master keys already opened in this process, per keyring file and its check value: a passphrase is asked once per start. */
@@ -248,12 +271,43 @@ export class HistoryVault {
       wrapped = this.read()?.keys[slot];
     }
     if (!wrapped) return undefined;
+    return this.unwrap(master, slot, wrapped);
+  }
+
+  private unwrap(master: Buffer, slot: string, wrapped: string): Buffer {
     const known = this.unwrapped.get(slot);
     if (known && known.wrapped === wrapped) return known.key;
     const key = unseal(master, wrapped, `medchat-key:${slot}`);
     if (!key || key.length !== 32) throw keyError(`the key of ${slot} in ${this.keyringFile} is damaged; it cannot be opened`);
     this.unwrapped.set(slot, { wrapped, key });
     return key;
+  }
+
+  /**
+   * The data keys of those of `slots` that have one, the keyring read once (search opens thousands);
+   * empty without a keyring, and when its master key cannot be had (each sealed file then says why when read).
+   */
+  dataKeys(slots: readonly string[]): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    const keys = this.exists() ? this.read()?.keys : undefined;
+    if (!keys || !slots.some((s) => keys[s])) return out;
+    let master: Buffer;
+    try {
+      master = this.master(false);
+    } catch (err) {
+      if (err instanceof HistoryKeyError) return out;
+      throw err;
+    }
+    for (const s of slots) {
+      const wrapped = keys[s];
+      if (!wrapped) continue;
+      try {
+        out.set(s, this.unwrap(master, s, wrapped));
+      } catch (err) {
+        if (!(err instanceof HistoryKeyError)) throw err; // a damaged key: that file says so when read
+      }
+    }
+    return out;
   }
 
   /** Make data keys for every slot that has none, in one write of the keyring. */
@@ -327,11 +381,7 @@ export class HistoryVault {
 
   /** One part (its base64 text) as bytes; a one-line error when its key is gone or wrong. */
   openPartBytes(slot: string, text: string | undefined, part: 'head' | 'body', file: string): Buffer {
-    const key = this.dataKey(slot, false);
-    if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read`);
-    const plain = text === undefined ? undefined : unseal(key, text, `medchat:${slot}:${part}`);
-    if (!plain) throw new SealedFileError(`${file} does not open with its key (changed or damaged)`);
-    return plain;
+    return openSealedPart(this.dataKey(slot, false), slot, text, part, file);
   }
 }
 

@@ -12,14 +12,25 @@
  * bytes go through a byte-level pre-filter first (one regular expression per word over the
  * bytes read as latin1: every letter with its upper case and the UTF-8 bytes of every accented
  * letter that folds to it, each optionally followed by combining accents), which never says no
- * where the folded comparison would say yes; only files that pass are parsed. Nothing is
- * written: the bytes come from SessionStore.readRaw, the one read of a session's bytes.
+ * where the folded comparison would say yes; only files that pass are parsed. Over
+ * WORKER_THRESHOLD files or more, after the first pieces (a search that stops early never pays for
+ * it), a worker thread (search-worker.ts) reads beside this one: both take the next piece of 16
+ * files of the newest-first list (read, decrypt, pre-filter, compare, with this module's own
+ * examineFile), and this thread takes the results in order, so the order and the stop at `limit`
+ * are the single thread's. Nothing is written: the bytes are read as SessionStore.readRaw reads them
+ * (readSessionFile, sessionJson), decrypted in memory only; the worker gets data keys, never the
+ * master key.
  */
 import { sanitizeLine } from '../text/sanitize.js';
 import { formatListTime } from '../text/format.js';
 import { SESSION_FORMAT } from './session-data.js';
 import type { SessionStore } from './store.js';
-import { HistoryKeyError, SealedFileError } from './history-crypto.js';
+import { HistoryKeyError, openSealedPart, SealedFileError, sessionJson } from './history-crypto.js';
+import { readSessionFile } from './store.js';
+import fs from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import type { MessagePort, Worker } from 'node:worker_threads';
 
 export interface SearchOptions {
   /** The words, as typed (split on white space; each folded). */
@@ -36,6 +47,12 @@ export interface SearchOptions {
   linesPerConversation?: number;
   /** How many characters of a line an excerpt keeps at most (columns, wide characters count 2). Default 200. */
   excerptWidth?: number;
+  /**
+   * Spread the reading over a worker thread too: true always, false never, 'all' the worker reads
+   * every file (this thread only takes the results in order: the tests' check that the worker finds
+   * what one thread finds). Default: when there are WORKER_THRESHOLD files or more and two processors.
+   */
+  worker?: boolean | 'all';
 }
 
 export type SearchPart = 'question' | 'answer' | 'reasoning';
@@ -71,6 +88,8 @@ export interface SearchResult {
   read: number;
   /** Sessions that could not be read (damaged, too big, not a file). */
   unreadable: number;
+  /** Of `read`, how many a worker thread read (0: the search ran on one thread). */
+  inWorker?: number;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -179,57 +198,294 @@ interface RawTurn {
   reasoning?: unknown;
 }
 
+/** What a search needs to look at one file, made once per search (and once more in the worker, from its `shared` form). */
+export interface FileCheck {
+  words: string[];
+  filters: (RegExp | undefined)[];
+  keys: ReadonlySet<string>;
+  role: string | undefined;
+  reasoning: boolean;
+  keep: number;
+  width: number;
+}
+
+/** A FileCheck as it crosses to the worker (a RegExp does not: its source does). */
+export type SharedCheck = Omit<FileCheck, 'filters' | 'keys'> & { filters: (string | undefined)[] };
+
+export function sharedCheck(c: FileCheck): SharedCheck {
+  const { filters, keys: _keys, ...rest } = c;
+  return { ...rest, filters: filters.map((f) => f?.source) };
+}
+
+export function fromShared(c: SharedCheck): FileCheck {
+  return { ...c, filters: c.filters.map((f) => (f === undefined ? undefined : new RegExp(f, 'g'))), keys: c.reasoning ? TEXT_KEYS_REASONING : TEXT_KEYS };
+}
+
+type Match = Omit<SearchHit, 'id' | 'lastActivity'>;
+/**
+ * What one file gave: `read` false when it could not be read at all, `unreadable` when it was read
+ * but is not a session; `main` when only the main thread can read it (a sealed file whose key the
+ * worker was not given: the main thread reads it and says why not, as a single-thread search does).
+ */
+export type Outcome = { read: boolean; unreadable?: boolean; hit?: Match } | 'main';
+
+/** Look at one session's JSON bytes: the pre-filter, then (only if it passes) the parse and the exact comparison. */
+function examine(raw: Buffer, c: FileCheck): Outcome {
+  if (!mayMatch(raw, c.filters, c.keys)) return { read: true };
+  let data: { format?: unknown; title?: unknown; role?: unknown; turns?: unknown };
+  try {
+    data = JSON.parse(raw.toString('utf8')) as typeof data;
+  } catch {
+    return { read: true, unreadable: true };
+  }
+  if (!data || data.format !== SESSION_FORMAT || !Array.isArray(data.turns)) return { read: true, unreadable: true };
+  const sessionRole = typeof data.role === 'string' ? data.role : undefined;
+  if (c.role !== undefined && sessionRole?.toLowerCase() !== c.role) return { read: true };
+  const hit = matchTurns(data.turns as RawTurn[], c.words, c);
+  if (!hit) return { read: true };
+  return { read: true, hit: { title: typeof data.title === 'string' ? data.title : '', ...(sessionRole ? { role: sessionRole } : {}), turns: data.turns.length, ...hit } };
+}
+
+/** Read one session through the store and look at it (a missing master key throws: one line, exit 2). */
+function examineInStore(store: SessionStore, id: string, c: FileCheck): Exclude<Outcome, 'main'> {
+  let raw: Buffer;
+  try {
+    raw = store.readRaw(id);
+  } catch (err) {
+    if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err; // encrypted history without its master key: one line, exit 2
+    return { read: false };
+  }
+  return examine(raw, c) as Exclude<Outcome, 'main'>;
+}
+
+const NEEDS_MAIN = new Error('main thread');
+/**
+ * Read one session file with data keys in hand (the worker, and the main thread beside it): the
+ * same read and opening as SessionStore.readRaw, decrypted bytes in memory only.
+ */
+export function examineFile(file: string, id: string, keys: ReadonlyMap<string, Uint8Array>, c: FileCheck): Outcome {
+  let raw: Buffer;
+  try {
+    raw = sessionJson(readSessionFile(file), id, (body) => {
+      const key = keys.get(id);
+      if (!key) throw NEEDS_MAIN;
+      return openSealedPart(key as Buffer, id, body, 'body', file);
+    });
+  } catch (err) {
+    if (err === NEEDS_MAIN || (err instanceof HistoryKeyError && !(err instanceof SealedFileError))) return 'main';
+    return { read: false };
+  }
+  return examine(raw, c);
+}
+
 /** Search `store`'s sessions, newest first. */
 export function searchSessions(store: SessionStore, o: SearchOptions): SearchResult {
   const words = searchWords(o.words);
   const limit = o.limit === undefined ? DEFAULT_LIMIT : o.limit;
-  const keep = o.linesPerConversation ?? 5;
-  const width = o.excerptWidth ?? 200;
-  const role = o.role?.trim().toLowerCase();
-  const result: SearchResult = { hits: [], more: false, read: 0, unreadable: 0 };
+  const result: SearchResult = { hits: [], more: false, read: 0, unreadable: 0, inWorker: 0 };
   if (words.length === 0) return result;
-  const filters = prefilters(words);
-  for (const { id, mtimeMs } of store.byActivity()) {
-    if (o.since !== undefined && mtimeMs < o.since) break; // newest first: all the rest are older
-    let raw: Buffer;
-    try {
-      raw = store.readRaw(id);
-    } catch (err) {
-      if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err; // encrypted history without its master key: one line, exit 2
+  const check: FileCheck = {
+    words,
+    filters: prefilters(words),
+    keys: o.reasoning ? TEXT_KEYS_REASONING : TEXT_KEYS,
+    role: o.role?.trim().toLowerCase(),
+    reasoning: Boolean(o.reasoning),
+    keep: o.linesPerConversation ?? 5,
+    width: o.excerptWidth ?? 200,
+  };
+  let entries = store.byActivity();
+  if (o.since !== undefined) {
+    const since = o.since;
+    const older = entries.findIndex((e) => e.mtimeMs < since); // newest first: all the rest are older
+    if (older >= 0) entries = entries.slice(0, older);
+  }
+  /** Take one file's outcome, in order; true once the search is done. */
+  const take = (entry: { id: string; mtimeMs: number }, out: Exclude<Outcome, 'main'>): boolean => {
+    if (!out.read) {
       result.unreadable++;
-      continue;
+      return false;
     }
     result.read++;
-    if (!mayMatch(raw, filters, o.reasoning ? TEXT_KEYS_REASONING : TEXT_KEYS)) continue;
-    let data: { format?: unknown; title?: unknown; role?: unknown; turns?: unknown };
-    try {
-      data = JSON.parse(raw.toString('utf8')) as typeof data;
-    } catch {
-      result.unreadable++;
-      continue;
-    }
-    if (!data || data.format !== SESSION_FORMAT || !Array.isArray(data.turns)) {
-      result.unreadable++;
-      continue;
-    }
-    const sessionRole = typeof data.role === 'string' ? data.role : undefined;
-    if (role !== undefined && sessionRole?.toLowerCase() !== role) continue;
-    const hit = matchTurns(data.turns as RawTurn[], words, { reasoning: Boolean(o.reasoning), keep, width });
-    if (!hit) continue;
+    if (out.unreadable) result.unreadable++;
+    if (!out.hit) return false;
     if (limit > 0 && result.hits.length === limit) {
       result.more = true;
-      break;
+      return true;
     }
-    result.hits.push({
-      id,
-      title: typeof data.title === 'string' ? data.title : '',
-      lastActivity: new Date(mtimeMs).toISOString(),
-      ...(sessionRole ? { role: sessionRole } : {}),
-      turns: data.turns.length,
-      ...hit,
-    });
-  }
+    result.hits.push({ id: entry.id, lastActivity: new Date(entry.mtimeMs).toISOString(), ...out.hit });
+    return false;
+  };
+  const useWorker = o.worker ?? (entries.length >= WORKER_THRESHOLD && availableParallelism() >= 2);
+  if (useWorker) searchInPieces(store, entries, check, take, result, useWorker === 'all');
+  else for (const entry of entries) if (take(entry, examineInStore(store, entry.id, check))) break;
   return result;
+}
+
+/** Fewer files than this are searched without a worker (starting one costs 30-50 ms). */
+export const WORKER_THRESHOLD = 200;
+/** Pieces this thread reads before it starts a worker: a search that stops within them (most with words found often) never starts one. */
+const WORKER_AFTER_PIECES = 8;
+/** Files per piece of work: the main thread and the worker each take the next piece, the results are taken in order. */
+const CHUNK = 16;
+/** The shared counters: the next piece to take, stop (1: the search is done), pieces the worker has posted. */
+const NEXT = 0;
+const STOP = 1;
+const POSTED = 2;
+/** Without a word from the worker this long, the main thread reads its piece itself (a worker that died says nothing). */
+const WORKER_SILENCE_MS = 2000;
+/** The same for `worker: 'all'`, whose worker may still be starting (from source, under tsx, that takes a while). */
+const WORKER_ALONE_SILENCE_MS = 30_000;
+
+export interface WorkerData {
+  port: MessagePort;
+  ctrl: SharedArrayBuffer;
+  files: { id: string; file: string }[];
+  check: SharedCheck;
+  chunk: number;
+}
+export interface WorkerPiece {
+  chunk: number;
+  outcomes: Outcome[];
+}
+
+/** Where the worker's entry is: beside this module (from source, or the bundle's entry) or one folder up (a bundle chunk). */
+function workerEntry(): URL | undefined {
+  const here = import.meta.url;
+  const ext = here.endsWith('.ts') ? '.ts' : '.js';
+  for (const rel of [`./search-worker${ext}`, `../search-worker${ext}`]) {
+    const url = new URL(rel, here);
+    if (url.protocol === 'file:' && fs.existsSync(url)) return url;
+  }
+  return undefined;
+}
+
+/** A worker started for a search: its port and the thread. */
+interface Helper {
+  worker: Worker;
+  port: MessagePort;
+}
+
+/** node:worker_threads, loaded only when a search starts a worker (loading it costs a search that stops early a few ms). */
+let threads: typeof import('node:worker_threads') | undefined;
+const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'));
+
+function startWorker(data: Omit<WorkerData, 'port'>): Helper | undefined {
+  const entry = workerEntry();
+  if (!entry) return undefined;
+  const { MessageChannel, Worker } = workerThreads();
+  const { port1, port2 } = new MessageChannel();
+  try {
+    const workerData: WorkerData = { ...data, port: port2 };
+    const worker = entry.href.endsWith('.ts')
+      ? // From source (the tests under tsx): a worker does not inherit tsx's hooks, so it registers them before loading the entry.
+        new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData, transferList: [port2] })
+      : new Worker(entry, { workerData, transferList: [port2] });
+    worker.unref();
+    worker.on('error', () => {}); // a worker that fails is seen as silence: this thread reads its pieces
+    return { worker, port: port1 };
+  } catch {
+    port1.close();
+    return undefined;
+  }
+}
+
+/**
+ * The search over many files, in pieces of the newest-first list: this thread reads the first pieces
+ * alone (a search that stops early never starts a worker), then starts a worker and both take the
+ * next piece as they go (read, decrypt in memory, pre-filter, compare); this thread takes the results
+ * in order, so the order and the stop at `limit` are the single thread's. The worker gets the data
+ * keys in memory, never the master key; nothing is written. Without a worker (none could start, or
+ * it went quiet) this thread reads every piece itself.
+ */
+function searchInPieces(
+  store: SessionStore,
+  entries: { id: string; mtimeMs: number }[],
+  check: FileCheck,
+  take: (entry: { id: string; mtimeMs: number }, out: Exclude<Outcome, 'main'>) => boolean,
+  result: SearchResult,
+  workerAlone: boolean,
+): void {
+  const ids = entries.map((e) => e.id);
+  const chunks = Math.ceil(ids.length / CHUNK);
+  const ctrl = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const startAt = workerAlone ? 0 : WORKER_AFTER_PIECES;
+  let helper: Helper | undefined;
+  let noHelper = false;
+  const mine = new Map<number, Outcome[]>();
+  const theirs = new Map<number, Outcome[]>();
+  const doPiece = (c: number): Outcome[] => {
+    const from = c * CHUNK;
+    const to = Math.min(ids.length, from + CHUNK);
+    const keys = store.vault.dataKeys(ids.slice(from, to));
+    const out: Outcome[] = [];
+    for (let i = from; i < to; i++) out.push(examineFile(store.fileFor(ids[i]!), ids[i]!, keys, check));
+    return out;
+  };
+  const drain = () => {
+    if (!helper) return;
+    const { receiveMessageOnPort } = workerThreads();
+    for (let m = receiveMessageOnPort(helper.port); m; m = receiveMessageOnPort(helper.port)) {
+      const piece = m.message as WorkerPiece;
+      theirs.set(piece.chunk, piece.outcomes);
+    }
+  };
+  try {
+    for (let next = 0; next < chunks; next++) {
+      if (!helper && !noHelper && next >= startAt && Atomics.load(ctrl, NEXT) < chunks - 1) {
+        const files = ids.map((id) => ({ id, file: store.fileFor(id) }));
+        helper = startWorker({ ctrl: ctrl.buffer as SharedArrayBuffer, files, check: sharedCheck(check), chunk: CHUNK });
+        noHelper = !helper;
+        // The keys of what is left, unwrapped here while the worker starts.
+        if (helper) helper.port.postMessage({ keys: store.vault.dataKeys(ids.slice(Atomics.load(ctrl, NEXT) * CHUNK)) });
+      }
+      const alone = workerAlone && !noHelper;
+      let outcomes = mine.get(next);
+      let byWorker = false;
+      let silentSince = performance.now();
+      let posted = Atomics.load(ctrl, POSTED);
+      while (!outcomes) {
+        drain();
+        outcomes = theirs.get(next);
+        if (outcomes) {
+          byWorker = true;
+          break;
+        }
+        if (!alone) {
+          const c = Atomics.add(ctrl, NEXT, 1);
+          if (c < chunks) {
+            // The next piece nobody has taken (while the worker is busy with `next`).
+            mine.set(c, doPiece(c));
+            outcomes = mine.get(next);
+            continue;
+          }
+        }
+        // Everything is taken: wait for the worker's piece, but not for a worker that went quiet.
+        Atomics.wait(ctrl, POSTED, posted, 100);
+        const now = Atomics.load(ctrl, POSTED);
+        if (now !== posted) {
+          posted = now;
+          silentSince = performance.now();
+        } else if (performance.now() - silentSince > (alone ? WORKER_ALONE_SILENCE_MS : WORKER_SILENCE_MS)) {
+          outcomes = doPiece(next);
+        }
+      }
+      const base = next * CHUNK;
+      for (let i = 0; i < outcomes.length; i++) {
+        const e = entries[base + i]!;
+        const out = outcomes[i]!;
+        if (byWorker && out !== 'main' && out.read) result.inWorker!++;
+        if (take(e, out === 'main' ? examineInStore(store, e.id, check) : out)) return;
+      }
+      mine.delete(next);
+      theirs.delete(next);
+    }
+  } finally {
+    Atomics.store(ctrl, STOP, 1);
+    if (helper) {
+      helper.port.close();
+      void helper.worker.terminate();
+    }
+  }
 }
 
 /** The lines of one conversation that hold the words, when together they hold all of them. */

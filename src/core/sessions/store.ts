@@ -22,7 +22,7 @@ import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
-import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, splitSealed, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
+import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, sessionJson, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
 import { encryptionOn, vaultFor } from './encryption.js';
 import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
 
@@ -386,12 +386,8 @@ export class SessionStore {
    */
   readRaw(id: string): Buffer {
     const file = this.fileFor(id);
-    const bytes = readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
-    if (!bytes.subarray(0, SEALED_PREFIX.length).equals(SEALED_PREFIX)) return bytes;
     // Encrypted: opened in memory only (a wrong or missing master key is a HistoryKeyError, one line).
-    const sealed = splitSealed(bytes);
-    if (!sealed || sealed.id !== id) return bytes; // damaged: the caller's JSON check says so
-    return this.vault.openPartBytes(id, sealed.body, 'body', file);
+    return sessionJson(readSessionFile(file), id, (body) => this.vault.openPartBytes(id, body, 'body', file));
   }
 
   /** Every session with its file's last modification (its last save), newest first; a file gone meanwhile is left out. */
@@ -607,6 +603,11 @@ export class SessionStore {
   }
 }
 
+/** A session file's bytes as they are on disk, bounded like every session read (a FileReadError says why not). */
+export function readSessionFile(file: string): Buffer {
+  return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+}
+
 function saveError(id: string, file: string, err: unknown): MedchatError {
   if (err instanceof LockTimeoutError) {
     return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, ${err.owner ? `ask ${err.owner} to delete` : 'delete'} ${err.lockFile}`, ExitCode.failure, 'session-io');
@@ -672,8 +673,6 @@ function normaliseSession(raw: unknown, file: string, id: string): SessionData {
 function headOf(d: SessionData): Pick<SessionData, 'title' | 'createdAt' | 'updatedAt'> & { turnCount: number } {
   return { title: d.title, createdAt: d.createdAt, updatedAt: d.updatedAt, turnCount: d.turns.length };
 }
-
-const SEALED_PREFIX = Buffer.from('{"format":"medchat-sealed"');
 
 function lexists(file: string): boolean {
   try {
