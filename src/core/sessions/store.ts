@@ -412,7 +412,9 @@ export class SessionStore {
   markOpen(id: string): () => void {
     try {
       fs.mkdirSync(path.dirname(this.openMark(id)), { recursive: true, mode: 0o700 });
-      return holdFileLock(this.openMark(id), { ops: this.ops, waitMs: 0, staleMs: Infinity });
+      // Not through the store's FileOps: a mark that cannot be made is no failure of the conversation
+      // (it is never said), so a fault injected into the store's writes belongs to its saves.
+      return holdFileLock(this.openMark(id), { waitMs: 0, staleMs: Infinity });
     } catch {
       return () => {}; // marked by another medchat, or a folder medchat cannot write: saving says so itself
     }
