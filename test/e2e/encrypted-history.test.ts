@@ -177,14 +177,16 @@ test('sessions rm and purge destroy the session key (crypto-shredding); rm --all
 test('without a key command and without a terminal, encryption asks for nothing: one line naming history-key-command, exit 2, nothing stored', async () => {
   const h = newHome();
   await ok(h.run([`about ${WORDS[0]}`]));
-  const before = hashes(h.home);
+  // What medchat stores: the data and config folders (not Node's compile cache, which Node 22 and 24 keep in the home).
+  const stored = () => ({ ...hashes(dataDir(h)), ...hashes(path.join(h.home, 'config')) });
+  const before = stored();
   const r = await h.run(['config', 'set', 'encrypt', 'on']);
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
     'medchat: encrypted history needs a key and there is no terminal to ask for a passphrase; set the config key history-key-command to a command that prints the key (e.g. pass show medchat-history)\n',
   );
-  assert.deepEqual(hashes(h.home), before);
+  assert.deepEqual(stored(), before);
 });
 
 test('turning encryption off: refused without a terminal unless --yes; with it, every file is plain again and the keys are destroyed', async () => {
