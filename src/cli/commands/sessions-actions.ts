@@ -3,7 +3,7 @@ import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/t
 import { formatForFile, renderExport, sessionToMarkdown, writeExport } from '../../core/sessions/export.js';
 import { SessionStore } from '../../core/sessions/store.js';
 import { isTty } from '../../core/io/terminal.js';
-import { formatListTime } from '../../core/text/format.js';
+import { counted, formatListTime } from '../../core/text/format.js';
 import { ConfigStore } from '../../core/config/config-store.js';
 import { resolveValue } from '../../core/config/settings.js';
 import { activePolicy } from '../../core/config/policy.js';
@@ -71,13 +71,13 @@ export async function sessionsRm(ids: string[], o: { all?: boolean }): Promise<n
   if (o.all) {
     if (ids.length) throw usageError('give either session ids or --all, not both');
     const n = store.removeAll();
-    process.stderr.write(`deleted ${n} saved ${n === 1 ? 'conversation' : 'conversations'}\n`);
+    process.stderr.write(`deleted ${counted(n, 'saved conversation')}\n`);
     return 0;
   }
   if (ids.length === 0) throw usageError('name the sessions to delete (see medchat sessions list), or use --all');
   const resolved = ids.map((r) => store.resolve(r));
   for (const id of resolved) store.remove(id);
-  process.stderr.write(`deleted ${resolved.length} saved ${resolved.length === 1 ? 'conversation' : 'conversations'}\n`);
+  process.stderr.write(`deleted ${counted(resolved.length, 'saved conversation')}\n`);
   return 0;
 }
 
@@ -93,7 +93,7 @@ function cutoffFrom(option: string, text: string): { cutoffMs: number; label: st
   return parsed;
 }
 
-const conversations = (n: number) => `${n} ${n === 1 ? 'conversation' : 'conversations'}`;
+const conversations = (n: number) => counted(n, 'conversation');
 
 /** Columns for text on stdout: the terminal's width, else 120 (a file or a pipe still gets bounded lines). */
 const outputWidth = () => (isTty(process.stdout) && process.stdout.columns ? process.stdout.columns : 120);
@@ -168,5 +168,5 @@ export function sweepExpiredSessions(config: ConfigStore = new ConfigStore()): v
   }
   if (result.deleted.length === 0 && result.locked.length === 0) return;
   const kept = result.locked.length ? `; kept ${result.locked.length} open in another medchat` : '';
-  process.stderr.write(`medchat: deleted ${conversations(result.deleted.length)} older than ${days} ${days === 1 ? 'day' : 'days'} (${why})${kept}\n`);
+  process.stderr.write(`medchat: deleted ${conversations(result.deleted.length)} older than ${counted(days, 'day')} (${why})${kept}\n`);
 }

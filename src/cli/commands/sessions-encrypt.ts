@@ -8,13 +8,10 @@ import { activePolicy } from '../../core/config/policy.js';
 import { usageError } from '../../core/errors.js';
 import { SOURCE_LABEL } from '../../core/sessions/master-key.js';
 import { SessionStore } from '../../core/sessions/store.js';
+import { historyTouched } from '../../core/text/format.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
 
-const count = (n: number) => `${n} saved ${n === 1 ? 'conversation' : 'conversations'}`;
-
-function summary(r: { sessions: number; prompts: boolean }): string {
-  return [r.sessions ? count(r.sessions) : '', r.prompts ? 'the prompt history' : ''].filter(Boolean).join(' and ') || 'nothing saved yet';
-}
+const summary = (r: { sessions: number; prompts: boolean }) => historyTouched(r) || 'nothing saved yet';
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });

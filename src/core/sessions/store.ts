@@ -19,6 +19,7 @@ import { holdFileLock, LockTimeoutError, LockUnusableError, withFileLock } from 
 import type { FileOps } from '../io/file-ops.js';
 import { fileStamp } from '../io/file-stamp.js';
 import { FileReadError, formatBytes, readFileBounded, readTextFileBounded } from '../io/bounded-read.js';
+import { historyTouched } from '../text/format.js';
 import { dataDir } from '../config/paths.js';
 import { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js';
@@ -153,10 +154,8 @@ export class SessionStore {
     this.vault.master(true);
     const n = this.encryptAll();
     this.converted = true;
-    if (n.sessions || n.prompts) {
-      const what = [n.sessions ? `${n.sessions} saved ${n.sessions === 1 ? 'conversation' : 'conversations'}` : '', n.prompts ? 'the prompt history' : ''].filter(Boolean).join(' and ');
-      (this.opts.notice ?? ((l: string) => process.stderr.write(`medchat: ${l}\n`)))(`encrypted ${what} (encrypt is on)`);
-    }
+    const what = historyTouched(n);
+    if (what) (this.opts.notice ?? ((l: string) => process.stderr.write(`medchat: ${l}\n`)))(`encrypted ${what} (encrypt is on)`);
   }
 
   /** Sessions whose file is plain text now. */

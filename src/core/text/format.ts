@@ -62,6 +62,16 @@ export function tokensWord(n: number): string {
   return `${formatTokens(n)} token${Math.round(n) === 1 ? '' : 's'}`;
 }
 
+/** A count with its noun: `1 saved conversation`, `3 saved conversations`, `2 days`. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a conversion of the history touched: `3 saved conversations and the prompt history`; '' when nothing. */
+export function historyTouched(r: { sessions: number; prompts: boolean }): string {
+  return [r.sessions ? counted(r.sessions, 'saved conversation') : '', r.prompts ? 'the prompt history' : ''].filter(Boolean).join(' and ');
+}
+
 /** A time in lists (`medchat sessions list`, `/sessions`): `2026-11-22 14:30`, local time; `-` when unknown. */
 export function formatListTime(iso: string | number | undefined): string {
   const d = new Date(iso ?? '');
