@@ -149,15 +149,15 @@ export const textPatches = (expected = Object.keys(TEXT_PATCHES)) => ({
 
 // One measure of text for the chat screen: Ink and its text helpers import string-width, and get medchat's own
 // textWidth (src/ui/text/ink-width.ts), which reserves the larger width for clusters terminals draw differently. Only
-// src/ui/text/width.ts itself gets the real string-width, which that measure is built on.
+// src/core/text/width.ts itself gets the real string-width, which that measure is built on.
 export const oneWidth = {
   name: 'one-width',
   setup(b) {
     const inkWidth = fileURLToPath(new URL('../src/ui/text/ink-width.ts', import.meta.url));
     b.onResolve({ filter: /^string-width$/ }, (args) => {
-      if (/[\\/]src[\\/]ui[\\/]text[\\/]width\.ts$/.test(args.importer)) return undefined;
+      if (/[\\/]src[\\/]core[\\/]text[\\/]width\.ts$/.test(args.importer)) return undefined;
       if (!/[\\/]node_modules[\\/](ink|wrap-ansi|widest-line|cli-truncate)[\\/]/.test(args.importer)) {
-        throw new Error(`one-width: ${args.importer} imports string-width; measure with src/ui/text/width.ts instead`);
+        throw new Error(`one-width: ${args.importer} imports string-width; measure with src/core/text/width.ts instead`);
       }
       return { path: inkWidth };
     });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cutToColumns, excerpt, foldText, hitLines, mayMatch, prefilters, searchSessions, searchWords, textColumns, WORKER_THRESHOLD, type SearchOptions, type SearchResult } from '../../src/core/sessions/search.js';
+import { cutToColumns, textWidth } from '../../src/core/text/width.js';
+import { excerpt, foldText, hitLines, mayMatch, prefilters, searchSessions, searchWords, WORKER_THRESHOLD, type SearchOptions, type SearchResult } from '../../src/core/sessions/search.js';
 import { forgetMasterKeys, HistoryKeyError, HistoryVault } from '../../src/core/sessions/history-crypto.js';
 import { SessionStore, type SessionData, type StoredTurn } from '../../src/core/sessions/store.js';
 import { Prng } from '../support/prng.js';
@@ -117,20 +118,28 @@ test('hostile text in a session is shown safe and on one line, and a long line i
   const hit = searchSessions(store, { words: ['aspirin', 'warfarin'], excerptWidth: 60 }).hits[0]!;
   for (const l of hit.lines) {
     assert.doesNotMatch(l.excerpt, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/, 'no control, escape or bidi character');
-    assert.ok(textColumns(l.excerpt) <= 60, `at most 60 columns: ${l.excerpt}`);
+    assert.ok(textWidth(l.excerpt) <= 60, `at most 60 columns: ${l.excerpt}`);
   }
   const wide = searchSessions(store, { words: ['aspirin'], excerptWidth: 200 }).hits[0]!;
   assert.equal(wide.lines[0]!.excerpt, 'before ␛]52;c;ZXZpbA==␇␛[2J<U+202E>evil<U+202C> aspirin �31m end');
   const cut = hit.lines.find((l) => l.excerpt.includes('warfarin') && l.excerpt.includes('x'))!;
   assert.match(cut.excerpt, /^…x+ warfarin y+…$/);
-  for (const line of hitLines(hit, { width: 40, lines: 5 })) assert.ok(textColumns(line) <= 40, line);
+  for (const line of hitLines(hit, { width: 40, lines: 5 })) assert.ok(textWidth(line) <= 40, line);
 });
 
 test('cutting to columns counts wide characters twice and never splits one', () => {
   assert.equal(cutToColumns('abcdef', 4), 'abc…');
   assert.equal(cutToColumns('abc', 3), 'abc');
   assert.equal(cutToColumns('胸痛胸痛', 5), '胸痛…');
-  assert.equal(textColumns(cutToColumns('胸痛胸痛', 4)), 3);
+  assert.equal(textWidth(cutToColumns('胸痛胸痛', 4)), 3);
+  // Emoji terminals draw in different widths are measured at their larger width and never cut inside.
+  for (const e of ['⚠️', '👍🏽', '👩🏽‍🔬']) {
+    for (let w = 1; w <= 12; w++) {
+      const cut = cutToColumns(`ab ${e} ${e} cd`, w);
+      assert.ok(textWidth(cut) <= w, `${e} at ${w}: ${cut}`);
+      assert.ok(cut.replace('…', '').split(e).every((part) => !/[\u200D\u{1F3FB}-\u{1F3FF}\uFE0F]/u.test(part)), `${e} whole at ${w}: ${JSON.stringify(cut)}`);
+    }
+  }
   assert.equal(excerpt('short line', 'short line', ['line'], 100), 'short line');
 });
 

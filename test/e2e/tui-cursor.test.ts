@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { textWidth } from '../../src/ui/text/width.js';
+import { textWidth } from '../../src/core/text/width.js';
 import { waitFor } from '../support/cli.js';
 import { builtSkip, paneFixture, TmuxPane } from '../support/tmux.js';
 

@@ -7,7 +7,7 @@ import { removeTemp, tempDir } from '../support/temp.js';
 import { cellWidths, replay, showRows, terminalsSkip, TERMINALS, type Size, type TerminalText } from '../support/terminals.js';
 import { paneFixture, TmuxPane } from '../support/tmux.js';
 import { renderMarkdown } from '../../src/ui/text/markdown.js';
-import { textWidth } from '../../src/ui/text/width.js';
+import { textWidth } from '../../src/core/text/width.js';
 
 // What a clinician reads in real terminals. medchat runs in tmux with its output recorded; the same bytes
 // are then replayed into tmux, GNU screen and xterm at the same size, and each terminal's own cells are read back.

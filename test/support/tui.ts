@@ -5,7 +5,7 @@ import type { ServiceDouble } from '../../src/stand-in/index.js';
 import { testSettings } from './settings.js';
 import { App, type KeyOverlay } from '../../src/ui/components/App.js';
 import { ChatController, type ControllerOptions } from '../../src/ui/controller/chat-controller.js';
-import { stripAnsi } from '../../src/ui/text/width.js';
+import { stripAnsi } from '../../src/core/text/width.js';
 import { WAIT_MS, waitFor } from './cli.js';
 
 export { testSettings };

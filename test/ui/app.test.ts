@@ -6,7 +6,7 @@ import { cleanup } from 'ink-testing-library';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
 import { SessionStore } from '../../src/core/sessions/store.js';
 import { TranscriptViewer } from '../../src/ui/viewer/transcript-viewer.js';
-import { rowsFor } from '../../src/ui/text/width.js';
+import { rowsFor } from '../../src/core/text/width.js';
 import { waitFor } from '../support/cli.js';
 import { renderChat, sentMessages } from '../support/tui.js';
 import { tempDir } from '../support/temp.js';

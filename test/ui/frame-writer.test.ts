@@ -5,7 +5,7 @@ import { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { inkErase } from '../support/ink-frames.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { XtermScreen } from '../support/xterm.js';
-import { pinClusters, textWidth } from '../../src/ui/text/width.js';
+import { pinClusters, textWidth } from '../../src/core/text/width.js';
 
 const erase = inkErase;
 

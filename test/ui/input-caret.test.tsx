@@ -6,7 +6,7 @@ import { FrameWriter, type Caret } from '../../src/ui/frames/frame-writer.js';
 import { Input } from '../../src/ui/components/Input.js';
 import { layoutDraft } from '../../src/ui/text/draft-layout.js';
 import * as ed from '../../src/ui/text/editor.js';
-import { stripAnsi, textWidth } from '../../src/ui/text/width.js';
+import { stripAnsi, textWidth } from '../../src/core/text/width.js';
 import { VirtualTerminal } from '../support/vt.js';
 import { inkErase } from '../support/ink-frames.js';
 

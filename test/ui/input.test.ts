@@ -9,7 +9,7 @@ import { MENU_ROWS } from '../../src/ui/slash/menu.js';
 import { KEY_BINDINGS, KeyDecoder } from '../../src/ui/text/keys.js';
 import { KEY_HELP, keyHelpMarkdown } from '../../src/ui/text/key-help.js';
 import { lineCount } from '../../src/ui/text/editor.js';
-import { textWidth } from '../../src/ui/text/width.js';
+import { textWidth } from '../../src/core/text/width.js';
 import { REPO, WAIT_MS, waitFor } from '../support/cli.js';
 import { renderChat } from '../support/tui.js';
 

@@ -6,7 +6,7 @@ import { answerRows, thinkingRows, WrappedText } from '../../src/ui/text/live-ro
 import { VirtualTerminal } from '../support/vt.js';
 import { inkErase } from '../support/ink-frames.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
-import { LineWrap, wrapLine } from '../../src/ui/text/width.js';
+import { LineWrap, wrapLine } from '../../src/core/text/width.js';
 
 const erase = inkErase;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import xterm from '@xterm/headless';
 import { renderMarkdown } from '../../src/ui/text/markdown.js';
-import { stripAnsi } from '../../src/ui/text/width.js';
+import { stripAnsi } from '../../src/core/text/width.js';
 
 // Rendered Markdown written to a real terminal emulator (xterm.js, headless): links and the code
 // continuation mark must look on screen exactly as the plain text does, and the links must be

@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { LINK_CLOSE } from '../../src/core/text/hyperlinks.js';
 import { renderInline, renderMarkdown } from '../../src/ui/text/markdown.js';
 import { CONTINUATION } from '../../src/ui/text/markdown-code.js';
-import { stripAnsi, textWidth } from '../../src/ui/text/width.js';
+import { stripAnsi, textWidth } from '../../src/core/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 
 const plain = (md: string, width = 60) => renderMarkdown(md, { width, colour: false }).split('\n');

@@ -11,7 +11,7 @@ import type { FrameWriter } from '../../src/ui/frames/frame-writer.js';
 import { LiveDrawing } from '../../src/ui/frames/live-drawing.js';
 import { SCREEN, VIEWER, itemLines } from '../../src/ui/text/printed-lines.js';
 import { TranscriptItem } from '../../src/ui/components/Turn.js';
-import { stripAnsi, textWidth } from '../../src/ui/text/width.js';
+import { stripAnsi, textWidth } from '../../src/core/text/width.js';
 
 afterEach(() => cleanup());
 

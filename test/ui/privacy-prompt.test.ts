@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { privacyPromptRows } from '../../src/ui/components/PrivacyPrompt.js';
 import { wrapAtSeparators } from '../../src/ui/text/wrap-pieces.js';
-import { textWidth } from '../../src/ui/text/width.js';
+import { textWidth } from '../../src/core/text/width.js';
 
 const CHOICES = 'Enter send anyway · r redact · e edit';
 const FOUND = '⚠ found 2 names, 1 date, 1 phone/fax number, 1 record/account number, 1 address/postcode';

@@ -8,7 +8,7 @@ import { Input } from '../../src/ui/components/Input.js';
 import { LiveRows } from '../../src/ui/frames/live-rows.js';
 import { SCREEN, itemLines } from '../../src/ui/text/printed-lines.js';
 import type { LiveTurn } from '../../src/ui/controller/chat-controller.js';
-import { clusterEnd, clusters, stripAnsi, textWidth } from '../../src/ui/text/width.js';
+import { clusterEnd, clusters, stripAnsi, textWidth } from '../../src/core/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { XtermScreen } from '../support/xterm.js';
 

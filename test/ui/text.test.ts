@@ -8,7 +8,7 @@ import { renderMarkdown, renderInline } from '../../src/ui/text/markdown.js';
 import { lastSafeSplit } from '../../src/ui/text/split.js';
 import { formatWindow } from '../../src/core/text/format.js';
 import { meterText } from '../../src/ui/text/format.js';
-import { stripAnsi, textWidth, wrapLine } from '../../src/ui/text/width.js';
+import { stripAnsi, textWidth, wrapLine } from '../../src/core/text/width.js';
 import { PromptHistory } from '../../src/ui/controller/prompt-history.js';
 import { tempDir } from '../support/temp.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import * as ed from '../../src/ui/text/editor.js';
-import { clusterEnd, clusterStart, clusters, indexAtWidth, pinClusters, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/ui/text/width.js';
+import { clusterEnd, clusterStart, clusters, indexAtWidth, pinClusters, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/core/text/width.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { renderChat } from '../support/tui.js';
 

@@ -7,7 +7,8 @@ import { counted, formatListTime } from '../../core/text/format.js';
 import { ConfigStore } from '../../core/config/config-store.js';
 import { resolveValue } from '../../core/config/settings.js';
 import { activePolicy } from '../../core/config/policy.js';
-import { cutToColumns, hitLines, searchSessions, searchWords } from '../../core/sessions/search.js';
+import { hitLines, searchSessions, searchWords } from '../../core/sessions/search.js';
+import { cutToColumns } from '../../core/text/width.js';
 import { applyRetention, parseAge, purgeSessions } from '../../core/sessions/retention.js';
 
 /**

@@ -22,6 +22,7 @@
  * master key.
  */
 import { sanitizeLine } from '../text/sanitize.js';
+import { clusters, cutToColumns, textWidth } from '../text/width.js';
 import { formatListTime } from '../text/format.js';
 import { SESSION_FORMAT } from './session-data.js';
 import type { SessionStore } from './store.js';
@@ -528,50 +529,6 @@ function matchTurns(turns: RawTurn[], words: string[], o: { reasoning: boolean; 
   };
 }
 
-/** Columns a code point takes: 0 for combining marks, 2 for wide (East Asian, emoji), else 1. */
-function columnsOf(cp: number): number {
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200d) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    cp >= 0x20000
-  )
-    return 2;
-  return 1;
-}
-
-/** How many columns `text` takes (see columnsOf). */
-export function textColumns(text: string): number {
-  let n = 0;
-  for (const ch of text) n += columnsOf(ch.codePointAt(0)!);
-  return n;
-}
-
-/** `text` cut to at most `width` columns, ending in … when cut. */
-export function cutToColumns(text: string, width: number): string {
-  if (width <= 0) return '';
-  let used = 0;
-  let out = '';
-  for (const ch of text) {
-    const w = columnsOf(ch.codePointAt(0)!);
-    if (used + w > width) {
-      // Room for the ellipsis: drop characters until it fits.
-      const chars = [...out];
-      while (chars.length && used + 1 > width) used -= columnsOf(chars.pop()!.codePointAt(0)!);
-      return chars.join('') + '…';
-    }
-    used += w;
-    out += ch;
-  }
-  return out;
-}
-
 /**
  * One line around its first match, made safe for a terminal and one line (controls and escape
  * sequences shown, never obeyed; tabs and runs of spaces made one space), at most `width`
@@ -596,17 +553,17 @@ export function excerpt(line: string, folded: string, words: readonly string[], 
   const before = sanitizeLine(line.slice(0, start)).replace(/\s+/g, ' ').trimStart();
   const rest = sanitizeLine(line.slice(start)).replace(/\s+/g, ' ').trimEnd();
   const room = Math.max(8, width);
-  if (textColumns(before) + textColumns(rest) <= room) return before + rest;
+  if (textWidth(before) + textWidth(rest) <= room) return before + rest;
   const lead = Math.floor(room / 3);
   let head = before;
-  if (textColumns(before) > lead) {
-    // Keep the end of what comes before the match: drop characters from its start.
-    const chars = [...before];
-    let cols = textColumns(before);
-    while (chars.length && cols > lead - 1) cols -= columnsOf(chars.shift()!.codePointAt(0)!);
-    head = '…' + chars.join('');
+  if (textWidth(before) > lead) {
+    // Keep the end of what comes before the match: drop clusters from its start.
+    const parts = clusters(before);
+    let cols = textWidth(before);
+    while (parts.length && cols > lead - 1) cols -= textWidth(parts.shift()!);
+    head = '…' + parts.join('');
   }
-  return head + cutToColumns(rest, room - textColumns(head));
+  return head + cutToColumns(rest, room - textWidth(head));
 }
 
 /** A hit as lines for a terminal: the conversation, then its best line(s) indented, at most `width` columns each. */

@@ -6,7 +6,7 @@ import type { Caret } from '../frames/frame-writer.js';
 import { layoutDraft } from '../text/draft-layout.js';
 import type { EditorState } from '../text/editor.js';
 import { shorten } from '../text/format.js';
-import { textWidth } from '../text/width.js';
+import { textWidth } from '../../core/text/width.js';
 
 const MAX_VISIBLE_ROWS = 8;
 const PROMPT = '› ';

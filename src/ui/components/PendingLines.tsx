@@ -3,7 +3,7 @@ import { memo } from 'react';
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { PendingView } from '../controller/screen-state.js';
 import { shorten } from '../text/format.js';
-import { textWidth, wrapLine } from '../text/width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 
 const LABEL = 'queued: ';
 const HANG = ' '.repeat(LABEL.length);

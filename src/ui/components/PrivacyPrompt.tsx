@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { PrivacyAskView } from '../controller/screen-state.js';
-import { textWidth, wrapLine } from '../text/width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 import { wrapAtSeparators } from '../text/wrap-pieces.js';
 
 const LABEL = 'choose: ';

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { StaticItem } from '../controller/chat-controller.js';
 import { SCREEN, itemLines } from '../text/printed-lines.js';
-import { textWidth } from '../text/width.js';
+import { textWidth } from '../../core/text/width.js';
 
 /**
  * One printed item of the transcript, printed once: its lines as printed-lines.ts lays them out

@@ -17,7 +17,7 @@ import type { NewItem } from './screen-state.js';
 import type { TokenBreakdown } from '../../core/context/context.js';
 import { formatListTime, formatTokens, formatWindow } from '../../core/text/format.js';
 import type { Meter } from '../text/format.js';
-import { textWidth, wrapLine } from '../text/width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 
 /** What the screen starts with: the header (what cannot change during the session), and in the demo a warning. */
 export function openingItems(o: { version: string; demo?: boolean; settings: Settings; role?: string }): NewItem[] {

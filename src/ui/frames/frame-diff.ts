@@ -1,5 +1,5 @@
 import { SOFT_WRAPPED } from './reflow.js';
-import { clusterEnd, clusterStart, textWidth } from '../text/width.js';
+import { clusterEnd, clusterStart, textWidth } from '../../core/text/width.js';
 
 /** `line` has a grapheme cluster boundary at `at`. */
 const endsCluster = (line: string, at: number) => clusterEnd(line, clusterStart(line, at)) === at;

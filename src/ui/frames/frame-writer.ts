@@ -1,6 +1,6 @@
 import { CURSOR_CODES, CursorMoves, diffFrames, MODE_CODES, parseFrame, SYNC_OFF, SYNC_ON, widenErase, type Cursor } from './frame-diff.js';
 import { clipLine, eraseNarrowed, terminalReflows, wrappedRows } from './reflow.js';
-import { pinClusters, textWidth } from '../text/width.js';
+import { pinClusters, textWidth } from '../../core/text/width.js';
 
 const HIDE_CURSOR = '\x1b[?25l';
 /** The most printed lines drawn in one redraw (see print). */

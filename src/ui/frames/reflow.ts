@@ -4,7 +4,7 @@
  * wrote, which no longer covers the rows they take, and the top of the old region stays on screen
  * (a stale block). These work out the rows the lines take after the narrowing instead.
  */
-import { clusters, escapeRuns, textWidth } from '../text/width.js';
+import { clusters, escapeRuns, textWidth } from '../../core/text/width.js';
 
 /** Whether the terminal re-wraps lines already on screen when it narrows. xterm and the Linux console cut them instead. */
 export function terminalReflows(env: NodeJS.ProcessEnv = process.env): boolean {

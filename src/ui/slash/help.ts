@@ -1,6 +1,6 @@
 import { continueLine } from '../controller/session-items.js';
 import { keyHelpRows, PASTE_HELP } from '../text/key-help.js';
-import { textWidth, wrapLine } from '../text/width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 import type { SlashCommand } from './types.js';
 
 export const help: SlashCommand = {

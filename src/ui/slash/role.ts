@@ -1,6 +1,6 @@
 import { currentRoleSettings, roleSettings } from '../../core/request/roles/active.js';
 import { listRoles, loadRole } from '../../core/request/roles/store.js';
-import { wrapLine } from '../text/width.js';
+import { wrapLine } from '../../core/text/width.js';
 import { twoColumns } from './help.js';
 import type { SlashCommand } from './types.js';
 

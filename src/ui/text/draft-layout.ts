@@ -4,7 +4,7 @@
  * keeps the cursor in view, and where in it the cursor is (row, and column in cells). The box
  * draws these rows as they are, so the terminal's cursor can be put exactly on the caret.
  */
-import { clusters, textWidth } from './width.js';
+import { clusters, textWidth } from '../../core/text/width.js';
 
 interface DraftRow {
   text: string;

@@ -2,7 +2,7 @@
  * The input box as plain data: the text, the cursor (a UTF-16 index), and the pastes that are
  * shown as `[pasted N lines]` but sent in full. Every edit is a pure function returning a new state.
  */
-import { clusterEnd, clusterStart, indexAtWidth, textWidth } from './width.js';
+import { clusterEnd, clusterStart, indexAtWidth, textWidth } from '../../core/text/width.js';
 
 export interface EditorState {
   text: string;

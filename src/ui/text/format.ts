@@ -1,5 +1,5 @@
 import { formatTokens, formatWindow } from '../../core/text/format.js';
-import { indexAtWidth, textWidth } from './width.js';
+import { indexAtWidth, textWidth } from '../../core/text/width.js';
 
 /** The footer meter's text, and shortening a line to its cells. Numbers are written by core/text/format.ts. */
 

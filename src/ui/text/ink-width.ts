@@ -1,4 +1,4 @@
-import { textWidth } from './width.js';
+import { textWidth } from '../../core/text/width.js';
 
 /**
  * What Ink and its text helpers (wrap-ansi, widest-line, cli-truncate) get when they import

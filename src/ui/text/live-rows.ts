@@ -1,4 +1,4 @@
-import { lastTokenStart, LineWrap, wrapLine } from './width.js';
+import { lastTokenStart, LineWrap, wrapLine } from '../../core/text/width.js';
 
 /** How many rows of streaming reasoning the "Thinking…" block shows. */
 const THINKING_LINES = 4;

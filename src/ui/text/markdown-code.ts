@@ -1,4 +1,4 @@
-import { clusters, textWidth } from './width.js';
+import { clusters, textWidth } from '../../core/text/width.js';
 import { styler } from './markdown-inline.js';
 
 const KEYWORDS = new Set(

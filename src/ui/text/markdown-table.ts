@@ -1,6 +1,6 @@
 import { splitRow } from '../../core/text/markdown/blocks.js';
 import { type LinkTable, renderInline, styler } from './markdown-inline.js';
-import { textWidth, wrapLine } from './width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 
 type Align = 'left' | 'center' | 'right';
 

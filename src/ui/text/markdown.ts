@@ -12,7 +12,7 @@ import { MAX_QUOTE_DEPTH, parseBlocks } from '../../core/text/markdown/blocks.js
 import { codeRows } from './markdown-code.js';
 import { applyLinks, LinkTable, renderInline, styler } from './markdown-inline.js';
 import { renderTable } from './markdown-table.js';
-import { textWidth, wrapLine as wrapWords } from './width.js';
+import { textWidth, wrapLine as wrapWords } from '../../core/text/width.js';
 
 export { highlightCode } from './markdown-code.js';
 export { renderInline } from './markdown-inline.js';

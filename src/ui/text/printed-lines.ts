@@ -15,7 +15,7 @@ import { formatDuration, tokensWord } from '../../core/text/format.js';
 import { terminalHyperlinks } from '../../core/text/hyperlinks.js';
 import type { StaticItem } from '../controller/screen-state.js';
 import { renderMarkdown, wrapPlain } from './markdown.js';
-import { textWidth, wrapLine, wrapText } from './width.js';
+import { textWidth, wrapLine, wrapText } from '../../core/text/width.js';
 import { wrapAtSeparators } from './wrap-pieces.js';
 
 export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medical decisions see a clinician; in an emergency call your local emergency number.';

@@ -1,4 +1,4 @@
-import { textWidth, wrapLine } from './width.js';
+import { textWidth, wrapLine } from '../../core/text/width.js';
 
 /**
  * `text` cut into rows of at most `width` cells only where `sep` stands between two of its pieces,

@@ -8,7 +8,7 @@
  * previous match; q, Esc, Ctrl+O or Ctrl+C leave.
  */
 import type { Key } from '../text/keys.js';
-import { stripAnsi, textWidth } from '../text/width.js';
+import { stripAnsi, textWidth } from '../../core/text/width.js';
 
 export interface PagerState {
   /** The first line shown. */

@@ -13,7 +13,7 @@ import chalk from 'chalk';
 import type { ChatController } from '../controller/chat-controller.js';
 import { highlight, openPager, pagerKey, statusLine, syncPager, visibleLines, type PagerState } from './pager.js';
 import type { Key } from '../text/keys.js';
-import { pinClusters } from '../text/width.js';
+import { pinClusters } from '../../core/text/width.js';
 import { VIEWER, itemLines } from '../text/printed-lines.js';
 import { liveLines } from './transcript-text.js';
 

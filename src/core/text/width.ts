@@ -1,7 +1,8 @@
 /**
  * Terminal cell widths: the one measure of text for the whole chat screen (the frame writer's
  * diff, wrapping, Markdown tables, the live rows, the input box, and Ink's own layout: the build
- * makes Ink's string-width this `textWidth`, see build/build.mjs). CJK is 2 cells, combining marks
+ * makes Ink's string-width this `textWidth`, see build/build.mjs), and for commands that fit text
+ * to a terminal's width (`sessions search`, `sessions purge`). CJK is 2 cells, combining marks
  * (Thai, Latin accents) none, a flag 2: every terminal agrees on those.
  *
  * Some clusters are drawn differently from terminal to terminal (measured with a cursor-position
@@ -322,4 +323,15 @@ export function wrapText(text: string, width: number, indent = ''): string {
     .split('\n')
     .map((l) => wrapLine(l, width, indent).join('\n'))
     .join('\n');
+}
+
+/** `text` cut to at most `width` cells, between clusters, ending in … when cut. */
+export function cutToColumns(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (textWidth(text) <= width) return text;
+  const keep = indexAtWidth(text, width - 1);
+  const head = text.slice(0, keep);
+  // indexAtWidth gives the first cluster at or past the cells: step back over one that would not fit.
+  const fits = textWidth(head) <= width - 1 ? head : head.slice(0, clusterStart(head, head.length));
+  return fits + '…';
 }
