@@ -106,7 +106,9 @@ const child = spawn(
   // Every test and hook is bounded (a stuck one fails, named, after 5 minutes), and a file whose
   // tests are done ends even if something of it is still open (that once kept CI waiting forever).
   [...runner, '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=300000', '--test-force-exit', ...runFiles],
-  { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0', TMPDIR: runTmp, TMUX_TMPDIR: runTmp } },
+  // MEDCHAT_LANG=en: the tests read medchat's English wherever the machine's locale is; those of the
+  // Chinese interface set the language themselves.
+  { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0', TMPDIR: runTmp, TMUX_TMPDIR: runTmp, MEDCHAT_LANG: 'en' } },
 );
 /** A leftover and, for a folder, the files in it: what was still being written there says which process outlived its test. */
 function describe(full, name) {

@@ -14,6 +14,8 @@ import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from '../version.js';
 import { configureAudit } from '../core/audit/setup.js';
+import { chooseLanguage, setLanguage } from '../core/i18n/language.js';
+import { configuredLanguage } from '../core/config/config-store.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');
@@ -112,6 +114,8 @@ function commandPath(cmd: Command): string {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // Every message from here on, --help and the first error included, in the user's language (core/i18n).
+  setLanguage(chooseLanguage({ configured: process.env.MEDCHAT_LANG ? undefined : configuredLanguage() }).language);
   // The audit log's lines carry the version; a failed audit write is one warning line (the chat screen shows it as a notice).
   configureAudit({ version: VERSION, warn: (line) => process.stderr.write(`medchat: warning: ${sanitizeLine(line)}\n`) });
   const program = buildProgram();

@@ -36,6 +36,8 @@ export const CONFIG_KEYS = {
   audit: { type: 'bool', default: false, help: 'Keep an audit log: one line per question or job, with no patient text in it' },
   encrypt: { type: 'bool', default: false, help: 'Encrypt saved conversations and prompt history (AES-256-GCM)' },
   'retention-days': { type: 'int', min: 1, max: 36500, help: 'Delete saved conversations older than this many days, at start, saying so (unset: keep them)' },
+  language: { type: 'enum', values: ['en', 'zh'], help: "Language of medchat's own messages: en (English) or zh (简体中文) (unset: MEDCHAT_LANG, then the locale)" },
+  'screen-reader': { type: 'bool', default: false, help: 'Screen-reader mode: the chat screen as plain lines added one after another, with no redraws, boxes or spinners' },
   'history-key-command': { type: 'string', help: 'A command whose output is the key for encrypted history, e.g. `pass show medchat-history`' },
 } as const satisfies Record<string, KeySpec>;
 

@@ -133,3 +133,18 @@ function corruptConfig(file: string, err: unknown): MedchatError {
   }
   return usageError(`the config file ${file} is not valid JSON; fix it by hand or delete it and run: medchat config set base-url <url>`);
 }
+
+/**
+ * The `language` key as the config file holds it, read before anything else so that even `--help` and
+ * a broken config file's own error are in the user's language; never throws (a file that cannot be
+ * read gives undefined here and is reported by the first real read).
+ */
+export function configuredLanguage(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  try {
+    const text = readTextFileBounded(path.resolve(configDir(env), 'config.json'), { maxBytes: MAX_CONFIG_BYTES, what: 'the config file' });
+    const value = (JSON.parse(text) as Record<string, unknown>)?.language;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
