@@ -29,7 +29,9 @@ const NOT_MESSAGES = [
   /^core\/context\/summarise\.ts$/, // the summary prompt, sent to the model
 ];
 
+/** The .ts/.tsx files under `dir` (or `dir` itself when it is a file). */
 function sourceFiles(dir: string): string[] {
+  if (fs.statSync(dir).isFile()) return [dir];
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
