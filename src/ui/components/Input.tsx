@@ -101,7 +101,7 @@ function TopEdge({ label, width, color }: { label: string; width: number; color:
 function MenuView({ menu }: { menu: Menu }) {
   return (
     <Box flexDirection="column" paddingX={1}>
-      {menu.above ? <Text dimColor>  ↑ {menu.above} more</Text> : null}
+      {menu.above ? <Text dimColor>  ↑ {uiScreenText.menuMore(menu.above)}</Text> : null}
       {menu.visible.map((c, i) => {
         const selected = menu.above + i === menu.selected;
         return (
@@ -113,7 +113,7 @@ function MenuView({ menu }: { menu: Menu }) {
           </Text>
         );
       })}
-      {menu.below ? <Text dimColor>  ↓ {menu.below} more</Text> : null}
+      {menu.below ? <Text dimColor>  ↓ {uiScreenText.menuMore(menu.below)}</Text> : null}
     </Box>
   );
 }

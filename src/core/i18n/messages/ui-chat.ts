@@ -112,7 +112,7 @@ export const uiChatText = messages(
     maxTokensRow: '  max_tokens      ',
     reserved: '  （留给回答）',
     roomRow: '  剩余空间        ',
-    roomOf: (budget, threshold) => `  （提示词共 ${budget} · 超过 ${threshold} 时摘要较早的对话）`,
+    roomOf: (budget, threshold) => `  （提示词上限 ${budget}，超过 ${threshold} 即摘要旧对话）`,
     doesNotFit: '下一个问题放不下：/compact、/new，或调低 /max-tokens。',
     tooLongMessage: (tokens, window, budget, maxTokens) => `太长，无法发送：约 ${tokens} tokens；${window} 窗口留出 ${maxTokens} 给回答后，只剩 ${budget}`,
     shortenOrLower: '请缩短问题，或调低 /max-tokens',

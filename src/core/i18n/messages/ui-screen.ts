@@ -28,6 +28,7 @@ export const uiScreenText = messages(
     demoBadge: ' demo ',
     moreAbove: (n: number) => `… ${n} more line${n === 1 ? '' : 's'} above`,
     escStopsWaiting: 'Esc stops waiting',
+    menuMore: (n: number) => `${n} more`,
     queued: 'queued: ',
     queuedHint: (command: boolean, first: boolean, last: boolean) =>
       `(${command ? 'runs' : 'sent'} ${first ? 'when this answer ends' : 'after the one above'}${last ? '; Esc to cancel' : ''})`,
@@ -76,6 +77,7 @@ export const uiScreenText = messages(
     demoBadge: ' 演示 ',
     moreAbove: (n) => `… 上方还有 ${n} 行`,
     escStopsWaiting: 'Esc 停止等待',
+    menuMore: (n) => `还有 ${n} 个`,
     queued: '排队：',
     queuedHint: (command, first, last) => `（${first ? '本次回答结束后' : '上一条之后'}${command ? '运行' : '发送'}${last ? '；Esc 取消' : ''}）`,
     takenBack: (text, inBox) => `已撤回：“${text}”${inBox ? '，已放回输入框，未发送' : '，未发送；按 Up 可找回'}`,
