@@ -114,3 +114,14 @@ for (const width of [80, 60]) {
     assert.equal(textWidth(keys[0]!), width, keys[0]);
   });
 }
+
+test('LANG=zh_CN.UTF-8 alone gives the Chinese screen; with MEDCHAT_LANG=en it stays English, word for word', { skip }, async () => {
+  const zh = open(80, { LANG: 'zh_CN.UTF-8', MEDCHAT_LANG: '' });
+  const en = open(80, { LANG: 'zh_CN.UTF-8', MEDCHAT_LANG: 'en' });
+  await zh.waitForText(uiScreenText.startHint);
+  await en.waitForText('Enter send · Ctrl+J new line');
+  const english = en.screen();
+  assert.ok(english.includes('medchat gives information, not a diagnosis.'), english);
+  assert.ok(english.includes('Type a question and press Enter · /help for commands and keys'), english);
+  assert.doesNotMatch(english, /[\u3400-\u9fff]/, 'no Chinese on the English screen');
+});

@@ -53,7 +53,7 @@ export const Footer = memo(function Footer({
     // What always shows: the demo badge, the meter, thinking on/off, the bar; the padding is a cell each side.
     const fixed = (demo ? textWidth(uiScreenText.demoBadge) + 1 : 0) + textWidth(m.text) + (thinking !== undefined ? textWidth(uiScreenText.thinkingState(thinking)) : 0) + 3;
     const fits = (h: string, figures: string[]) => fixed + (figures.length ? 3 + textWidth(figures.join(' · ')) : 0) + textWidth(h) <= width - 2;
-    const choices = [uiScreenText.hintsIdle, uiScreenText.hintsIdleShort, '/help'];
+    const choices = [uiScreenText.hintsIdle, uiScreenText.hintsIdleMedium, uiScreenText.hintsIdleShort, '/help'];
     const chosen = choices.find((h) => fits(h, parts)) ?? choices.find((h) => fits(h, []));
     if (chosen && !fits(chosen, parts)) parts.length = 0;
     hints = chosen ?? hints;
