@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import * as ed from '../../src/ui/text/editor.js';
 import { clusterEnd, clusterStart, clusters, indexAtWidth, pinClusters, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/core/text/width.js';
+import { shorten } from '../../src/ui/text/format.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { renderChat } from '../support/tui.js';
 
@@ -148,5 +149,14 @@ test('Chinese wraps between characters, filling each row, and closing punctuatio
     // "medchat" keeps its row: the Chinese after it is not moved whole to the next one.
     if (width >= 21) assert.ok(rows[0]!.startsWith('medchat 提供'), rows.join(' / '));
     for (const r of rows.slice(0, -1)) assert.ok(textWidth(r) >= width - 3, `a full row at ${width}: ${rows.join(' / ')}`);
+  }
+});
+
+test('a Chinese question shortened to fit (a queued line, what Esc took back) takes no more cells than it is given', () => {
+  const question = '下一个问题：阿莫西林的成人常用剂量是多少？';
+  for (let cells = 1; cells <= textWidth(question); cells++) {
+    const s = shorten(question, cells);
+    assert.ok(textWidth(s) <= cells, `${s} (${textWidth(s)}) within ${cells}`);
+    assert.ok(textWidth(s) >= cells - 2, `${s} uses the room it has (${cells})`);
   }
 });
