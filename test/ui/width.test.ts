@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import * as ed from '../../src/ui/text/editor.js';
 import { clusterEnd, clusterStart, clusters, indexAtWidth, pinClusters, stripAnsi, textWidth, wrapLine, wrapText } from '../../src/core/text/width.js';
+import { shorten } from '../../src/ui/text/format.js';
 import { Prng, seedFromEnv } from '../support/prng.js';
 import { renderChat } from '../support/tui.js';
 
@@ -136,4 +137,26 @@ test('a glyph terminals draw in different widths is written pinned: its cells bl
   // Taking the pins out gives back exactly what was written.
   const unpin = (s: string) => s.replace(/\x1b7 *\x1b8([^\x1b]*)\x1b8\x1b\[\d+C/g, '$1');
   for (const s of ['⚠️⚠️⚠️', 'a❤️b👍🏽c1️⃣dनमस्तेe', mixed]) assert.equal(unpin(pinClusters(s)), s);
+});
+
+test('Chinese wraps between characters, filling each row, and closing punctuation never starts a row', () => {
+  const line = 'medchat 提供医学信息，不作诊断。医疗决策请咨询医生；紧急情况请拨打当地急救电话。';
+  for (const width of [80, 60, 40, 21]) {
+    const rows = wrapLine(line, width);
+    assert.equal(rows.join('').replace(/\s/g, ''), line.replace(/\s/g, ''), `nothing lost at ${width}`);
+    for (const r of rows) assert.ok(textWidth(r) <= width, `${r} within ${width}`);
+    for (const r of rows.slice(1)) assert.doesNotMatch(r, /^[，。；：、）]/, rows.join(' / '));
+    // "medchat" keeps its row: the Chinese after it is not moved whole to the next one.
+    if (width >= 21) assert.ok(rows[0]!.startsWith('medchat 提供'), rows.join(' / '));
+    for (const r of rows.slice(0, -1)) assert.ok(textWidth(r) >= width - 3, `a full row at ${width}: ${rows.join(' / ')}`);
+  }
+});
+
+test('a Chinese question shortened to fit (a queued line, what Esc took back) takes no more cells than it is given', () => {
+  const question = '下一个问题：阿莫西林的成人常用剂量是多少？';
+  for (let cells = 1; cells <= textWidth(question); cells++) {
+    const s = shorten(question, cells);
+    assert.ok(textWidth(s) <= cells, `${s} (${textWidth(s)}) within ${cells}`);
+    assert.ok(textWidth(s) >= cells - 2, `${s} uses the room it has (${cells})`);
+  }
 });

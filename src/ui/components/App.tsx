@@ -14,6 +14,7 @@ import { TurnSecondsProvider } from './turn-seconds.js';
 import * as ed from '../text/editor.js';
 import { KeyDecoder, type Key } from '../text/keys.js';
 import { useChat } from './use-chat.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 const EXIT_WINDOW_MS = 2000;
 /** How long the line saying a queued question was taken back stays. */
@@ -174,7 +175,7 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
           const now = Date.now();
           if (now - lastCtrlC.current < EXIT_WINDOW_MS) return controller.requestExit();
           lastCtrlC.current = now;
-          setMessage({ text: 'press Ctrl+C again to exit', ms: EXIT_WINDOW_MS });
+          setMessage({ text: uiScreenText.ctrlCAgain, ms: EXIT_WINDOW_MS });
           return;
         }
         case 'ctrl-d':
@@ -227,8 +228,8 @@ export function App({ controller, drawing, overlay }: { controller: ChatControll
         {snap.job ? <JobLine job={snap.job} /> : null}
         {snap.pending ? <PendingLines pending={snap.pending} width={width} /> : null}
         <Box marginTop={1} flexDirection="column">
-          {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} label={snap.role ? `role ${snap.role}` : undefined} />}
-          <Footer meter={snap.meter} last={snap.last} busy={busy} demo={snap.demo} thinking={snap.thinking} live={liveTurn} />
+          {snap.privacy ? <PrivacyPrompt view={snap.privacy} width={width} /> : <Input editor={editor} menu={menu} busy={busy} width={width} onCaret={drawing?.setCaret} label={snap.role ? uiScreenText.role(snap.role) : undefined} />}
+          <Footer meter={snap.meter} last={snap.last} busy={busy} demo={snap.demo} thinking={snap.thinking} live={liveTurn} width={width} />
           {message ? (
             <Box paddingX={1}>
               <Text color="yellow" wrap="truncate-end">

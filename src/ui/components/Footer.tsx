@@ -5,6 +5,8 @@ import type { LastStats, LiveTurn } from '../controller/screen-state.js';
 import { formatDuration, formatTokens } from '../../core/text/format.js';
 import { meterText, type Meter } from '../text/format.js';
 import { useTurnSeconds } from './turn-seconds.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
+import { textWidth } from '../../core/text/width.js';
 
 /**
  * One line under the input: context used, thinking on/off and the last answer's figures; or,
@@ -23,6 +25,7 @@ export const Footer = memo(function Footer({
   demo,
   thinking,
   live,
+  width,
 }: {
   meter: Meter;
   last?: LastStats;
@@ -34,23 +37,34 @@ export const Footer = memo(function Footer({
   thinking?: boolean;
   /** The streaming answer now (read on each tick, so the figures are fresh between frames). */
   live?: () => Readonly<LiveTurn> | undefined;
+  /** The screen's width: the key hints shorten, then the last answer's figures go, before the line is cut. */
+  width?: number;
 }) {
   const m = meterText(meter);
   const streaming = busy ? live?.() : undefined;
   const parts: string[] = [];
   if (!busy) {
-    if (last?.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(last.firstTokenMs)}`);
+    if (last?.firstTokenMs !== undefined) parts.push(uiScreenText.firstToken(formatDuration(last.firstTokenMs)));
     if (last?.tokensPerSecond !== undefined && Number.isFinite(last.tokensPerSecond)) parts.push(`${Math.round(last.tokensPerSecond)} tok/s`);
-    if (last?.usage) parts.push(`${formatTokens(last.usage.prompt_tokens)} in · ${formatTokens(last.usage.completion_tokens)} out`);
+    if (last?.usage) parts.push(uiScreenText.inOut(formatTokens(last.usage.prompt_tokens), formatTokens(last.usage.completion_tokens)));
   }
-  const hints = busy ? 'Esc stop' + (pendingReprint ? ' · reprint after this answer' : '') : 'Enter send · Ctrl+J new line · Ctrl+O reasoning · /help';
+  let hints = busy ? uiScreenText.hintsBusy + (pendingReprint ? uiScreenText.reprintAfter : '') : uiScreenText.hintsIdle;
+  if (!busy && width !== undefined) {
+    // What always shows: the demo badge, the meter, thinking on/off, the bar; the padding is a cell each side.
+    const fixed = (demo ? textWidth(uiScreenText.demoBadge) + 1 : 0) + textWidth(m.text) + (thinking !== undefined ? textWidth(uiScreenText.thinkingState(thinking)) : 0) + 3;
+    const fits = (h: string, figures: string[]) => fixed + (figures.length ? 3 + textWidth(figures.join(' · ')) : 0) + textWidth(h) <= width - 2;
+    const choices = [uiScreenText.hintsIdle, uiScreenText.hintsIdleMedium, uiScreenText.hintsIdleShort, '/help'];
+    const chosen = choices.find((h) => fits(h, parts)) ?? choices.find((h) => fits(h, []));
+    if (chosen && !fits(chosen, parts)) parts.length = 0;
+    hints = chosen ?? hints;
+  }
   return (
     <Box paddingX={1}>
       <Text wrap="truncate-end">
-        {demo ? <Text inverse bold color="yellow"> demo </Text> : null}
+        {demo ? <Text inverse bold color="yellow">{uiScreenText.demoBadge}</Text> : null}
         {demo ? ' ' : null}
         {streaming ? null : <Text color={m.level === 'full' ? 'red' : m.level === 'warn' ? 'yellow' : 'green'}>{m.text}</Text>}
-        {thinking !== undefined && !busy ? <Text dimColor> · thinking {thinking ? 'on' : 'off'}</Text> : null}
+        {thinking !== undefined && !busy ? <Text dimColor>{uiScreenText.thinkingState(thinking)}</Text> : null}
         {streaming && live ? <LiveFigures live={live} /> : null}
         {parts.length ? <Text dimColor> · {parts.join(' · ')}</Text> : null}
         <Text dimColor> │ </Text>

@@ -7,6 +7,7 @@ import { layoutDraft } from '../text/draft-layout.js';
 import type { EditorState } from '../text/editor.js';
 import { shorten } from '../text/format.js';
 import { textWidth } from '../../core/text/width.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 const MAX_VISIBLE_ROWS = 8;
 const PROMPT = '› ';
@@ -62,7 +63,7 @@ export const Input = memo(function Input({
     <Box flexDirection="column" width={width}>
       {label ? <TopEdge label={label} width={width} color={border} /> : null}
       <Box borderStyle="round" borderColor={border} borderTop={!label} paddingX={1} flexDirection="column">
-        {layout.above > 0 ? <Text dimColor>… {layout.above} more line{layout.above === 1 ? '' : 's'} above</Text> : null}
+        {layout.above > 0 ? <Text dimColor>{uiScreenText.moreAbove(layout.above)}</Text> : null}
         {layout.rows.map((row, i) => {
           const prefix = row.first ? PROMPT : ' '.repeat(textWidth(PROMPT));
           if (i !== layout.caretRow) return <Text key={i}>{prefix + row.text}</Text>;
@@ -100,7 +101,7 @@ function TopEdge({ label, width, color }: { label: string; width: number; color:
 function MenuView({ menu }: { menu: Menu }) {
   return (
     <Box flexDirection="column" paddingX={1}>
-      {menu.above ? <Text dimColor>  ↑ {menu.above} more</Text> : null}
+      {menu.above ? <Text dimColor>  ↑ {uiScreenText.menuMore(menu.above)}</Text> : null}
       {menu.visible.map((c, i) => {
         const selected = menu.above + i === menu.selected;
         return (
@@ -112,7 +113,7 @@ function MenuView({ menu }: { menu: Menu }) {
           </Text>
         );
       })}
-      {menu.below ? <Text dimColor>  ↓ {menu.below} more</Text> : null}
+      {menu.below ? <Text dimColor>  ↓ {uiScreenText.menuMore(menu.below)}</Text> : null}
     </Box>
   );
 }

@@ -4,6 +4,7 @@ import { ThinkingBlock } from './Reasoning.js';
 import type { LiveRows } from '../frames/live-rows.js';
 import { answerRows } from '../text/live-rows.js';
 import { TurnSeconds } from './turn-seconds.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 /**
  * The turn that is streaming: waiting, then thinking, then the answer's unfinished paragraphs
@@ -20,7 +21,7 @@ export function LiveTurnView({ live, width, maxRows, rows }: { live: LiveTurn; w
     return (
       <Box marginTop={1} flexDirection="column">
         <Text dimColor>
-          Waiting for the answer… <TurnSeconds />
+          {uiScreenText.waiting} <TurnSeconds />
         </Text>
         {live.retry ? <Text color="yellow">{live.retry}</Text> : null}
       </Box>

@@ -4,9 +4,8 @@ import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { PendingView } from '../controller/screen-state.js';
 import { shorten } from '../text/format.js';
 import { textWidth, wrapLine } from '../../core/text/width.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
-const LABEL = 'queued: ';
-const HANG = ' '.repeat(LABEL.length);
 /** A queued question keeps at least this many cells beside its hint before the hint goes on a row of its own. */
 const MIN_TEXT = 20;
 
@@ -29,13 +28,13 @@ export const PendingLines = memo(function PendingLines({ pending, width }: { pen
       {pendingLayout(pending, width).map((q, i) => (
         <Box key={i} flexDirection="column">
           <Text wrap="truncate-end">
-            <Text color="cyan">{LABEL}</Text>
+            <Text color="cyan">{uiScreenText.queued}</Text>
             {q.text}
             {q.below ? null : <Text dimColor> {q.hint}</Text>}
           </Text>
           {q.below?.map((row, j) => (
             <Text key={j} dimColor wrap="truncate-end">
-              {HANG + row}
+              {' '.repeat(textWidth(uiScreenText.queued)) + row}
             </Text>
           ))}
         </Box>
@@ -46,12 +45,12 @@ export const PendingLines = memo(function PendingLines({ pending, width }: { pen
 
 function pendingLayout(pending: PendingView, width: number): QueuedRows[] {
   return pending.queued.map((q, i) => {
-    const when = i === 0 ? 'when this answer ends' : 'after the one above';
-    const hint = `(${q.command ? 'runs' : 'sent'} ${when}${i === pending.queued.length - 1 ? '; Esc to cancel' : ''})`;
+    const label = textWidth(uiScreenText.queued);
+    const hint = uiScreenText.queuedHint(q.command, i === 0, i === pending.queued.length - 1);
     const text = oneLine(q.text);
-    const room = width - LABEL.length - 1 - textWidth(hint);
+    const room = width - label - 1 - textWidth(hint);
     if (room >= Math.min(textWidth(text), MIN_TEXT)) return { text: shorten(text, room), hint };
-    return { text: shorten(text, width - LABEL.length), hint, below: wrapLine(hint, width - LABEL.length, '') };
+    return { text: shorten(text, width - label), hint, below: wrapLine(hint, width - label, '') };
   });
 }
 
@@ -66,12 +65,11 @@ export function pendingRows(pending: PendingView | undefined, width: number): nu
  * box when it was empty, else not sent and in the prompt history (Up).
  */
 export function takenBackLine(text: string, inBox: boolean, width: number): string {
-  const tail = inBox ? ' is back in the box, not sent' : ' was not sent; Up recalls it';
-  const room = width - 2 - textWidth('taken back: ""') - textWidth(tail); // the line has a cell of padding each side
-  return `taken back: "${shorten(oneLine(text), Math.max(8, room))}"${tail}`;
+  const room = width - 2 - textWidth(uiScreenText.takenBack('', inBox)); // the line has a cell of padding each side
+  return uiScreenText.takenBack(shorten(oneLine(text), Math.max(8, room)), inBox);
 }
 
 function oneLine(text: string): string {
   const lines = sanitizeForTerminal(text).split('\n');
-  return lines.length > 1 ? `${lines[0]} … (+${lines.length - 1} lines)` : lines[0]!;
+  return lines.length > 1 ? lines[0] + uiScreenText.moreLines(lines.length - 1) : lines[0]!;
 }

@@ -2,8 +2,8 @@ import { Box, Text } from 'ink';
 import type { PrivacyAskView } from '../controller/screen-state.js';
 import { textWidth, wrapLine } from '../../core/text/width.js';
 import { wrapAtSeparators } from '../text/wrap-pieces.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
-const LABEL = 'choose: ';
 /** Border and padding on each side of the box (as the input box). */
 const FRAME = 2;
 
@@ -14,10 +14,11 @@ const FRAME = 2;
  */
 export function privacyPromptRows(view: PrivacyAskView, width: number): { choices: string[]; note: string[] } {
   const inner = Math.max(4, width - 2 * FRAME);
+  const LABEL = uiScreenText.choose;
   const keys = view.choices.split(' · ');
   // Too narrow for the label and the first key on one row: the label has a row of its own.
   const choices = textWidth(LABEL + keys[0]!) <= inner ? wrapAtSeparators(LABEL + view.choices, ' · ', inner) : [LABEL.trimEnd(), ...wrapAtSeparators(view.choices, ' · ', inner)];
-  const note = view.notTyped ? wrapLine(`"${view.notTyped}" not typed: the box is waiting for your choice`, inner, '  ') : [];
+  const note = view.notTyped ? wrapLine(uiScreenText.notTyped(view.notTyped), inner, '  ') : [];
   return { choices, note };
 }
 
@@ -28,11 +29,12 @@ export function privacyPromptRows(view: PrivacyAskView, width: number): { choice
  */
 export function PrivacyPrompt({ view, width }: { view: PrivacyAskView; width: number }) {
   const rows = privacyPromptRows(view, width);
+  const label = uiScreenText.choose.length;
   return (
     <Box borderStyle="round" borderColor="yellow" paddingX={1} flexDirection="column" width={width}>
       <Text>
-        <Text color="yellow">{rows.choices[0]!.slice(0, LABEL.length)}</Text>
-        {rows.choices.join('\n').slice(LABEL.length)}
+        <Text color="yellow">{rows.choices[0]!.slice(0, label)}</Text>
+        {rows.choices.join('\n').slice(label)}
       </Text>
       {rows.note.length ? <Text color="yellow">{rows.note.join('\n')}</Text> : null}
     </Box>

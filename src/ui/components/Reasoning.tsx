@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { thinkingRows } from '../text/live-rows.js';
 import { TurnSeconds } from './turn-seconds.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 /**
  * While reasoning streams: `Thinking… 8s` (the answer's seconds since it was sent, the footer's
@@ -11,7 +12,7 @@ export function ThinkingBlock({ text, width, marker }: { text: string; width: nu
   return (
     <Box flexDirection="column">
       <Text color="magenta">
-        Thinking… <TurnSeconds />
+        {uiScreenText.thinking} <TurnSeconds />
       </Text>
       {marker ? <Text>{marker}</Text> : <Text dimColor>{thinkingRows(text, width).map((l) => `  ${l}`).join('\n')}</Text>}
     </Box>

@@ -27,6 +27,7 @@ import { COMMANDS } from '../slash/index.js';
 import { tooLong, type TooLong } from './too-long.js';
 import type { ChatCommandHost, SlashCommand } from '../slash/types.js';
 import type { SessionStore } from '../../core/sessions/store.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 export type { ControllerOptions } from './controller-options.js';
 export type { Change, ChatSnapshot, JobState, LastStats, LiveTurn, NewItem, PendingView, StaticItem } from './screen-state.js';
@@ -77,7 +78,7 @@ export class ChatController implements ChatCommandHost {
       {
         store: opts.store,
         incognito: opts.incognito,
-        onSaveError: (err) => this.notice(`${err.message}; the conversation goes on, but is not being saved`, 'warn'),
+        onSaveError: (err) => this.notice(uiChatText.notSaving(err.message), 'warn'),
         roleName: () => this.role?.name,
       },
       { system: opts.system, resume: opts.resume },
@@ -133,7 +134,7 @@ export class ChatController implements ChatCommandHost {
 
   /** `/resume <id|prefix>`: open that session; its turns are printed below what is on screen. */
   resumeSession(ref: string): void {
-    if (!this.actions.resume(ref)) return this.notice(`session ${this.session.id} is the one open`);
+    if (!this.actions.resume(ref)) return this.notice(uiChatText.alreadyOpen(this.session.id));
     this.sessionChanged();
     this.push(...this.actions.resumedItems());
     this.changed();
@@ -171,7 +172,7 @@ export class ChatController implements ChatCommandHost {
 
   /** `/compact`: summarise all but the last two exchanges now. */
   async compact(): Promise<void> {
-    await this.runJob('Summarising earlier turns…', async (signal) => this.notice(await this.actions.compact(signal)));
+    await this.runJob(uiChatText.summarising, async (signal) => this.notice(await this.actions.compact(signal)));
   }
 
   /** `/retexture <image> <prompt>`: submit, follow the task on one live line, then print the URL and a preview. */
@@ -193,7 +194,7 @@ export class ChatController implements ChatCommandHost {
 
   /** Run `work` as the screen's one job: a live line, Esc/Ctrl+C aborts it, failures become a notice. */
   private async runJob(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    if (this.busy) return this.notice('wait for the current answer or job to finish (Esc stops it)', 'warn');
+    if (this.busy) return this.notice(uiChatText.waitForJob, 'warn');
     await this.jobs.run(label, work);
   }
 
@@ -309,7 +310,7 @@ export class ChatController implements ChatCommandHost {
   /** Ctrl+O, /reasoning: the whole conversation with every answer's reasoning, in the transcript viewer. */
   openTranscript(): void {
     if (this.opts.openTranscript) this.opts.openTranscript();
-    else this.notice('the transcript viewer needs a terminal', 'warn');
+    else this.notice(uiChatText.viewerNeedsTerminal, 'warn');
   }
 
   resize(columns: number, rows: number): void {
@@ -432,7 +433,7 @@ export class ChatController implements ChatCommandHost {
    * first (what was queued behind it is not sent), then the new one starts.
    */
   async newConversation(): Promise<void> {
-    this.input.dropQueued('not sent');
+    this.input.dropQueued(uiChatText.notSent);
     this.stopWork();
     if (this.answers.running || this.jobs.running) await Promise.all([this.answers.running, this.jobs.running]);
     this.actions.startNew();
@@ -483,7 +484,7 @@ export class ChatController implements ChatCommandHost {
     if (unsent) this.push(this.giveBack(turn, unsent), ...this.after.release());
     else this.push(...done.print, ...this.after.release());
     this.meter.invalidate();
-    if (outcome.status === 'failed') this.input.dropQueued('not sent, because the answer failed');
+    if (outcome.status === 'failed') this.input.dropQueued(uiChatText.notSentFailed);
     this.changed();
     this.input.drain();
   }
@@ -493,7 +494,7 @@ export class ChatController implements ChatCommandHost {
     const i = this.conversation.turns.lastIndexOf(turn);
     if (i >= 0) this.conversation.turns.splice(i, 1);
     this.session.saveNow();
-    const where = this.returnDraft?.(turn.user) ? 'your question is back in the box' : 'your question is in the prompt history (Up)';
+    const where = this.returnDraft?.(turn.user) ? uiChatText.backInBox : uiChatText.inHistory;
     return { kind: 'notice', tone: 'error', text: sanitizeForTerminal(`✗ ${why.reason}\n${where}: ${why.advice}`) };
   }
 }

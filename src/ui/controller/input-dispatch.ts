@@ -2,6 +2,7 @@ import { toMedchatError } from '../../core/errors.js';
 import { findCommand } from '../slash/index.js';
 import type { ChatCommandHost, SlashCommand } from '../slash/types.js';
 import type { AfterAnswer, QueuedLine } from './after-answer.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 /** What the dispatcher needs of the chat screen. */
 export interface DispatchHost {
@@ -42,7 +43,7 @@ export class InputDispatch {
       return true;
     }
     if (this.host.working()) {
-      this.host.notice('still working on the last command: wait for it, or press Esc to stop it', 'warn');
+      this.host.notice(uiChatText.stillWorking, 'warn');
       return false;
     }
     this.host.history.add(text);
@@ -55,14 +56,14 @@ export class InputDispatch {
     const [, name = '', rest = ''] = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim()) ?? [];
     const cmd = findCommand(this.host.commands, name);
     if (!cmd) {
-      this.host.notice(`unknown command /${name}; type /help for the list`, 'warn');
+      this.host.notice(uiChatText.unknownCommand(name), 'warn');
       return;
     }
     // While an answer streams, a command runs when it ends (its output would land inside the
     // answer, and /tokens, /copy or /export would see half of it): only /new and /exit act at once.
     if (this.host.streaming() && !cmd.whileStreaming) return this.enqueue({ text: line.trim(), command: true });
     if (this.host.working() && cmd.idleOnly) {
-      this.host.notice(`/${cmd.name} waits until the current command has finished (Esc stops it)`, 'warn');
+      this.host.notice(uiChatText.waitsForCommand(cmd.name), 'warn');
       return;
     }
     try {
@@ -94,7 +95,7 @@ export class InputDispatch {
     const dropped = this.after.dropQueue();
     if (!dropped.length) return;
     const list = dropped.map((l) => `"${l.text.length > 60 ? `${l.text.slice(0, 59)}…` : l.text}"`).join(', ');
-    this.host.notice(`${why}: ${list}; Up recalls ${dropped.length === 1 ? 'it' : 'them'}`, 'warn');
+    this.host.notice(uiChatText.dropped(why, list, dropped.length), 'warn');
     this.host.changed();
   }
 

@@ -15,6 +15,7 @@ import { formatDuration, formatSeconds, formatTokens, tokensWord } from '../../c
 import type { SessionEvent } from '../../core/sessions/chat-session.js';
 import { lastSafeSplit } from '../text/split.js';
 import type { Change, LastStats, LiveTurn, NewItem } from './screen-state.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 interface LiveStep {
   live: LiveTurn;
@@ -58,7 +59,7 @@ export function reduceLive(live: LiveTurn, e: SessionEvent, now: number): LiveSt
       return { live: next, print };
     }
     case 'retry':
-      return { live: { ...live, lastDataAt: now, retry: `${e.reason}; trying again in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1})` }, print: [] };
+      return { live: { ...live, lastDataAt: now, retry: uiScreenText.retrying(e.reason, formatDuration(e.delayMs), e.attempt + 1) }, print: [] };
     case 'usage':
       return { live: { ...live, lastDataAt: now, usage: e.usage }, print: [] };
     default:
@@ -141,9 +142,9 @@ function answerSpeed(live: LiveTurn): number | undefined {
 export function statsText(t: Partial<TurnTimes>): string {
   const parts: string[] = [];
   if (t.durationMs !== undefined) parts.push(formatDuration(t.durationMs));
-  if (t.firstTokenMs !== undefined) parts.push(`first token ${formatDuration(t.firstTokenMs)}`);
+  if (t.firstTokenMs !== undefined) parts.push(uiScreenText.firstToken(formatDuration(t.firstTokenMs)));
   if (t.tokensPerSecond !== undefined && Number.isFinite(t.tokensPerSecond)) parts.push(`${Math.round(t.tokensPerSecond)} tok/s`);
-  if (t.usage) parts.push(`${formatTokens(t.usage.prompt_tokens)} in · ${formatTokens(t.usage.completion_tokens)} out`);
+  if (t.usage) parts.push(uiScreenText.inOut(formatTokens(t.usage.prompt_tokens), formatTokens(t.usage.completion_tokens)));
   return parts.join(' · ');
 }
 
@@ -178,5 +179,5 @@ export function liveFigures(live: LiveTurn, now: number, seconds: number): { tex
   const text = `${formatSeconds(seconds)} · ${tokensWord(tokens)}`;
   const quiet = now - live.lastDataAt;
   if (quiet < STALL_MS || live.phase === 'waiting' || live.retry) return { text };
-  return { text, stall: `no data for ${formatSeconds(quiet / 1000)}` };
+  return { text, stall: uiScreenText.noData(formatSeconds(quiet / 1000)) };
 }

@@ -12,6 +12,7 @@ import type { SessionPrivacy } from '../../core/privacy/session-privacy.js';
 import type { KeyInfo, WarnDecision, WarnPrompt } from '../../core/privacy/warn-prompt.js';
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { PrivacyAskView } from './screen-state.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 /** What the gate needs of the chat screen. */
 export interface GateHost {
@@ -58,7 +59,7 @@ export class PrivacyGate {
       },
       (err: unknown) => {
         this.loadingFor = false;
-        host.notice(`the privacy guard could not start (${(err as Error).message}); nothing was sent`, 'error');
+        host.notice(uiChatText.guardFailed((err as Error).message), 'error');
         host.giveBack(text);
       },
     );
@@ -94,7 +95,7 @@ export class PrivacyGate {
     switch (d.do) {
       case 'send':
         if (d.redacted && d.question.line) host.notice(d.question.line, 'info', ', ');
-        else if (shown) host.notice('sent as typed');
+        else if (shown) host.notice(uiChatText.sentAsTyped);
         host.send(d.question.typed, d, shown);
         return;
       case 'ask':
@@ -104,8 +105,8 @@ export class PrivacyGate {
         host.notice(d.found, 'warn', ', ');
         return;
       case 'edit':
-        host.notice('not sent: your question is back in the box', 'warn');
-        if (!host.giveBack(d.text)) host.notice('(the box was not empty: Up recalls it from the prompt history)');
+        host.notice(uiChatText.notSentBackInBox, 'warn');
+        if (!host.giveBack(d.text)) host.notice(uiChatText.boxNotEmpty);
         return;
       default:
         return;

@@ -1,6 +1,7 @@
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { NewItem } from './screen-state.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 interface RetextureHost {
   readonly settings: Settings;
@@ -21,7 +22,7 @@ export async function retextureJob(host: RetextureHost, args: string): Promise<v
   const { splitImageAndPrompt, runRetextureJob } = await import('../../core/retexture/index.js');
   const { image, prompt } = splitImageAndPrompt(args);
   host.print({ kind: 'user', text: sanitizeForTerminal(`/retexture ${image} ${prompt}`) });
-  await host.runJob('retexture · sending the image…', async (signal) => {
+  await host.runJob(uiChatText.retextureSending, async (signal) => {
     // The job `medchat retexture --wait` runs: its failures, deadline and stop read the same here.
     const r = await runRetextureJob({
       connection: host.settings,
@@ -32,14 +33,14 @@ export async function retextureJob(host: RetextureHost, args: string): Promise<v
       ...(host.timeoutMs ? { timeoutMs: host.timeoutMs } : {}),
       preview: { protocol: host.previewProtocol, columns: Math.max(8, Math.min(32, host.columns - 4)) },
       onEvent: (e) => {
-        if (e.type === 'submitted') host.setJobLabel(`retexture · task ${e.taskId} · submitted`);
-        else if (e.type === 'progress' && e.changed) host.setJobLabel(`retexture · task ${e.taskId} · ${e.label}`);
-        else if (e.type === 'retrying') host.setJobLabel(`retexture · task ${e.taskId} · ${e.message}; trying again`);
-        else if (e.type === 'downloading') host.setJobLabel(`retexture · task ${e.taskId} · fetching the picture…`);
+        if (e.type === 'submitted') host.setJobLabel(uiChatText.retextureSubmitted(e.taskId));
+        else if (e.type === 'progress' && e.changed) host.setJobLabel(uiChatText.retextureProgress(e.taskId, e.label));
+        else if (e.type === 'retrying') host.setJobLabel(uiChatText.retextureRetrying(e.taskId, e.message));
+        else if (e.type === 'downloading') host.setJobLabel(uiChatText.retextureFetching(e.taskId));
       },
     });
     const done: NewItem[] = [
-      { kind: 'notice', tone: 'info', text: sanitizeForTerminal(`✓ retexture done · task ${r.taskId}`) },
+      { kind: 'notice', tone: 'info', text: sanitizeForTerminal(uiChatText.retextureDone(r.taskId)) },
       { kind: 'notice', tone: 'plain', text: sanitizeForTerminal(r.imageUrl ?? '') },
     ];
     // The preview is medchat's own drawing (coloured blocks), printed as it is.

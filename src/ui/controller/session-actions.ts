@@ -8,6 +8,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { breakdownText, itemsForTurns, resumedLine, sessionListText } from './session-items.js';
 import { statsText } from './live-turn.js';
 import type { NewItem } from './screen-state.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 interface SessionActionsOptions {
   store?: SessionStore;
@@ -79,7 +80,7 @@ export class SessionActions {
 
   /** The line that says a new conversation started. */
   newConversationLine(): string {
-    return this.session.persistent ? `new conversation (session ${this.session.id}): earlier turns will not be sent` : 'new conversation: earlier turns will not be sent';
+    return uiChatText.newConversation(this.session.persistent ? this.session.id : undefined);
   }
 
   /** `/retry`: take the last turn off the conversation and return its question (undefined: nothing to retry). */
@@ -106,13 +107,13 @@ export class SessionActions {
   /** `/compact`: the line to print (what was summarised, or why nothing was). */
   async compact(signal: AbortSignal): Promise<string> {
     const r = await this.session.compactNow({ signal });
-    return r ? r.text : 'nothing to summarise yet: the last two exchanges are always kept word for word';
+    return r ? r.text : uiChatText.nothingToSummarise;
   }
 
   /** `/sessions`: the recent saved sessions, laid out for `width` columns. */
   sessionsText(width?: number): string {
     const list = this.store.list();
-    const note = this.session.persistent ? '' : '\n(this conversation is not saved: incognito or history off)';
+    const note = this.session.persistent ? '' : uiChatText.listNotSaved;
     return sessionListText(list, this.session.persistent ? this.session.id : undefined, width) + note;
   }
 

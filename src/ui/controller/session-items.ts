@@ -18,6 +18,7 @@ import type { TokenBreakdown } from '../../core/context/context.js';
 import { formatListTime, formatTokens, formatWindow } from '../../core/text/format.js';
 import type { Meter } from '../text/format.js';
 import { textWidth, wrapLine } from '../../core/text/width.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 /** What the screen starts with: the header (what cannot change during the session), and in the demo a warning. */
 export function openingItems(o: { version: string; demo?: boolean; settings: Settings; role?: string }): NewItem[] {
@@ -31,8 +32,7 @@ export function openingItems(o: { version: string; demo?: boolean; settings: Set
     ...(o.role ? { role: o.role } : {}),
   };
   if (!o.demo) return [header];
-  const text = 'DEMO: answers come from a built-in stand-in service, not a medical model, and are not medical advice. Try "vital signs", "long answer", or /retexture demo.png watercolour';
-  return [header, { kind: 'notice', tone: 'warn', text }];
+  return [header, { kind: 'notice', tone: 'warn', text: uiChatText.demo }];
 }
 
 /** The printed transcript of a saved conversation: each turn as it would have been printed, folds where they happened. */
@@ -64,15 +64,12 @@ export function itemsForTurns(turns: readonly Turn[], compactions: readonly Comp
 
 /** How to come back to a saved conversation: said by /help, and printed on leaving the chat screen. */
 export function continueLine(id: string): string {
-  return `Saved as session ${id}; continue it later with: medchat -c`;
+  return uiChatText.continueLater(id);
 }
 
 /** The line that says which session is open, after a resume. */
 export function resumedLine(s: ChatSession): string {
-  const n = s.conversation.turns.length;
-  const what = `${n} question${n === 1 ? '' : 's'}`;
-  const saving = s.persistent ? '' : ' · not saved from here on (incognito)';
-  return `resumed session ${s.id}${s.title ? ` · ${s.title}` : ''} · ${what}${saving}`;
+  return uiChatText.resumed(s.id, s.title, s.conversation.turns.length, s.persistent);
 }
 
 /**
@@ -81,34 +78,36 @@ export function resumedLine(s: ChatSession): string {
  * too narrow, under the id), never back to column 0.
  */
 export function sessionListText(list: readonly SessionInfo[], current: string | undefined, width = 80, limit = 10): string {
-  if (list.length === 0) return 'no saved sessions yet';
+  if (list.length === 0) return uiChatText.noSessions;
   const shown = list.slice(0, limit);
   const lines = shown.flatMap((s) => {
     const date = formatListTime(s.updatedAt).padEnd(16);
-    const turns = `${s.turns} turn${s.turns === 1 ? '' : 's'}`.padStart(9);
+    const count = uiChatText.turns(s.turns);
+    const turns = ' '.repeat(Math.max(0, 9 - textWidth(count))) + count;
     const mark = s.id === current ? '●' : ' ';
     const lead = `${mark} ${s.id}  ${date}  ${turns}  `;
     const hang = width - textWidth(lead) >= 20 ? textWidth(lead) : 2;
-    return wrapLine(lead + sanitizeForTerminal(s.title || '(no question yet)'), width, ' '.repeat(hang));
+    return wrapLine(lead + sanitizeForTerminal(s.title || uiChatText.noQuestion), width, ' '.repeat(hang));
   });
-  const more = list.length > shown.length ? wrapLine(`  … and ${list.length - shown.length} more: medchat sessions list`, width, '    ') : [];
-  return [...wrapLine('Recent sessions (● this one) · /resume <id or prefix> opens one:', width, '  '), ...lines, ...more].join('\n');
+  const more = list.length > shown.length ? wrapLine(uiChatText.moreSessions(list.length - shown.length), width, '    ') : [];
+  return [...wrapLine(uiChatText.recentSessions, width, '  '), ...lines, ...more].join('\n');
 }
 
 /** `/tokens`: where the context window goes. */
 export function breakdownText(b: TokenBreakdown): string {
   const n = (x: number) => formatTokens(Math.max(0, Math.round(x))).padStart(6);
-  const turns = (k: number) => `${k} turn${k === 1 ? '' : 's'}`;
+  const t = uiChatText;
+  const turns = (k: number) => t.turns(k);
   const lines = [
-    `Context window ${formatWindow(b.window)} (${b.window} tokens)${b.calibrated ? '' : ' · estimate, not yet checked against the service'}:`,
-    `  system prompt   ${n(b.system)}`,
-    `  summary         ${n(b.summary)}${b.foldedTurns ? `  (${turns(b.foldedTurns)} folded in)` : ''}`,
-    `  kept turns      ${n(b.kept)}  (${turns(b.keptTurns)} word for word)`,
-    `  next question   ${n(b.next)}`,
-    `  max_tokens      ${n(b.maxTokens)}  (reserved for the answer)`,
-    `  room left       ${n(b.room)}  of ${formatTokens(b.budget)} for the prompt · earlier turns are summarised past ${formatTokens(b.threshold)}`,
+    t.contextWindow(formatWindow(b.window), b.window, b.calibrated),
+    t.systemPromptRow + n(b.system),
+    t.summaryRow + n(b.summary) + (b.foldedTurns ? t.foldedIn(turns(b.foldedTurns)) : ''),
+    t.keptRow + n(b.kept) + t.wordForWord(turns(b.keptTurns)),
+    t.nextRow + n(b.next),
+    t.maxTokensRow + n(b.maxTokens) + t.reserved,
+    t.roomRow + n(b.room) + t.roomOf(formatTokens(b.budget), formatTokens(b.threshold)),
   ];
-  if (b.room < 0) lines.push('The next question does not fit: /compact, /new, or a lower /max-tokens.');
+  if (b.room < 0) lines.push(t.doesNotFit);
   return lines.join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { TooLongError, type MedchatError } from '../../core/errors.js';
 import { formatTokens, formatWindow } from '../../core/text/format.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 /**
  * A question that cannot be sent as it is (too long for the context window, by medchat's count
@@ -17,18 +18,18 @@ export function tooLong(err: MedchatError): TooLong | undefined {
     const w = formatWindow(window);
     if (what === 'message') {
       return {
-        reason: `too long to send: about ${formatTokens(tokens)} tokens; the ${w} window has room for ${formatTokens(budget)} after ${formatTokens(maxTokens)} for the answer`,
-        advice: 'shorten it, or lower /max-tokens',
+        reason: uiChatText.tooLongMessage(formatTokens(tokens), w, formatTokens(budget), formatTokens(maxTokens)),
+        advice: uiChatText.shortenOrLower,
       };
     }
     if (what === 'conversation') {
       return {
-        reason: `too long to send: about ${formatTokens(tokens)} tokens with the conversation so far + ${formatTokens(maxTokens)} for the answer > the ${w} window`,
-        advice: 'shorten it, start over with /new, or lower /max-tokens',
+        reason: uiChatText.tooLongConversation(formatTokens(tokens), formatTokens(maxTokens), w),
+        advice: uiChatText.shortenNewOrLower,
       };
     }
-    return { reason: `not sent: /max-tokens ${maxTokens} leaves no room for a question in the ${w} window`, advice: 'lower /max-tokens first' };
+    return { reason: uiChatText.noRoom(maxTokens, w), advice: uiChatText.lowerFirst };
   }
-  if (err.kind === 'context-length') return { reason: err.message, advice: 'shorten it, or start over with /new' };
+  if (err.kind === 'context-length') return { reason: err.message, advice: uiChatText.shortenOrNew };
   return undefined;
 }

@@ -14,6 +14,7 @@
  * MEDCHAT_NO_CLIPBOARD_TOOL=1 runs no program at all (tmux included).
  */
 import { spawnSync } from 'node:child_process';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export interface ClipboardHost {
   env: NodeJS.ProcessEnv;
@@ -110,11 +111,11 @@ export function copyText(text: string, host: ClipboardHost): CopyOutcome {
     if (env.TMUX) {
       if (tmuxPassthrough) {
         host.write(passthrough(seq, 'tmux'));
-        outcome.osc52 = 'tmux passthrough';
+        outcome.osc52 = 'tmux passthrough'; // i18n-exempt: a kind of outcome, worded by describeCopy
       }
     } else if (env.STY) {
       host.write(passthrough(seq, 'screen'));
-      outcome.osc52 = 'screen passthrough';
+      outcome.osc52 = 'screen passthrough'; // i18n-exempt: a kind of outcome, worded by describeCopy
     } else {
       host.write(seq);
       outcome.osc52 = 'direct';
@@ -132,17 +133,17 @@ export const copied = (o: CopyOutcome) => o.tmuxBuffer || o.tool !== undefined;
  */
 export function describeCopy(what: string, text: string, o: CopyOutcome): { text: string; tone: 'info' | 'warn' } {
   const chars = [...text].length;
-  const size = `${chars.toLocaleString('en-US')} character${chars === 1 ? '' : 's'}`;
+  const t = uiSlashText;
+  const size = t.characters(chars);
   const places: string[] = [];
-  if (o.tmuxBuffer) places.push(`to tmux's paste buffer (prefix + ])${o.tmuxClipboard ? " and, through tmux, to the terminal's clipboard" : ''}`);
-  if (o.tool) places.push(`with ${o.tool}${o.remote ? ' (the clipboard of the machine medchat runs on)' : ''}`);
-  const osc = o.osc52 && `by OSC 52${o.osc52 === 'direct' ? '' : ` (${o.osc52})`}: your terminal may ignore it`;
-  if (places.length) return { text: `copied ${what} (${size}) ${places.join(', and ')}${osc ? `; also sent to the terminal ${osc}` : ''}`, tone: 'info' };
-  if (osc) return { text: `sent ${what} (${size}) to the terminal ${osc}`, tone: 'info' };
-  const why = o.inTmux
-    ? `${o.noPrograms ? 'MEDCHAT_NO_CLIPBOARD_TOOL is set' : 'tmux did not take it'}, and tmux drops OSC 52 unless allow-passthrough is on`
-    : `${o.noPrograms ? 'MEDCHAT_NO_CLIPBOARD_TOOL is set' : 'no clipboard program works here'}, and this is not a terminal`;
-  return { text: `could not copy ${what}: ${why}; /export saves the conversation to a file`, tone: 'warn' };
+  if (o.tmuxBuffer) places.push(t.toTmuxBuffer(!!o.tmuxClipboard));
+  if (o.tool) places.push(t.withTool(o.tool, !!o.remote));
+  // i18n-exempt: the next line compares kinds of outcome, not words
+  const osc = o.osc52 && t.byOsc52(o.osc52 === 'direct' ? undefined : o.osc52 === 'tmux passthrough' ? t.tmuxPassthrough : t.screenPassthrough);
+  if (places.length) return { text: t.copied(what, size, places.reduce((a, b) => t.bothPlaces(a, b)), osc || undefined), tone: 'info' };
+  if (osc) return { text: t.sentToTerminal(what, size, osc), tone: 'info' };
+  const why = o.inTmux ? t.noCopyInTmux(!!o.noPrograms) : t.noCopy(!!o.noPrograms);
+  return { text: t.couldNotCopy(what, why), tone: 'warn' };
 }
 
 /** The real machine: this process's environment, programs run with a 3 s limit. */

@@ -1,8 +1,11 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const compact: SlashCommand = {
   name: 'compact',
-  help: 'summarise earlier turns now, only if the summary keeps every allergy, dose and age (the last two exchanges stay word for word)',
+  get help() {
+    return uiSlashText.compactHelp;
+  },
   idleOnly: true,
   run(chat) {
     return chat.compact();

@@ -1,16 +1,19 @@
 import { continueLine } from '../controller/session-items.js';
-import { keyHelpRows, PASTE_HELP } from '../text/key-help.js';
+import { keyHelpRows, pasteHelp } from '../text/key-help.js';
 import { textWidth, wrapLine } from '../../core/text/width.js';
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const help: SlashCommand = {
   name: 'help',
   aliases: ['?'],
-  help: 'list commands and keys',
+  get help() {
+    return uiSlashText.helpHelp;
+  },
   run(chat) {
     const saved = chat.session.persistent
       ? continueLine(chat.session.id)
-      : 'This conversation is not saved (incognito or history off).';
+      : uiSlashText.notSaved;
     chat.notice(helpText(chat.commands, chat.snapshot().columns, saved));
   },
 };
@@ -19,11 +22,11 @@ export const help: SlashCommand = {
 function helpText(commands: readonly SlashCommand[], width: number, footer: string): string {
   width = Math.max(20, width);
   return [
-    'Commands:',
+    uiSlashText.commands,
     ...twoColumns(commands.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.help]), width),
-    'Keys:',
+    uiSlashText.keys,
     ...twoColumns(keyHelpRows().map((r) => [r.keys, r.does]), width),
-    ...wrapLine(PASTE_HELP, width),
+    ...wrapLine(pasteHelp(), width),
     ...wrapLine(footer, width),
   ].join('\n');
 }

@@ -1,9 +1,12 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const newConversation: SlashCommand = {
   name: 'new',
   aliases: ['clear'],
-  help: 'start over (the system prompt and settings stay)',
+  get help() {
+    return uiSlashText.newHelp;
+  },
   whileStreaming: true,
   run(chat) {
     return chat.newConversation();

@@ -1,8 +1,11 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const reasoning: SlashCommand = {
   name: 'reasoning',
-  help: 'read the conversation with every answer\'s reasoning, full screen (Ctrl+O; q leaves)',
+  get help() {
+    return uiSlashText.reasoningHelp;
+  },
   run(chat) {
     chat.openTranscript();
   },

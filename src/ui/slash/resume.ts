@@ -1,12 +1,15 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const resume: SlashCommand = {
   name: 'resume',
   args: '<id|prefix>',
-  help: 'switch to a saved conversation (see /sessions)',
+  get help() {
+    return uiSlashText.resumeHelp;
+  },
   idleOnly: true,
   run(chat, args) {
-    if (!args) return chat.notice('usage: /resume <id or prefix>; /sessions lists them', 'warn');
+    if (!args) return chat.notice(uiSlashText.resumeUsage, 'warn');
     chat.resumeSession(args);
   },
 };

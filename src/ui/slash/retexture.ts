@@ -1,10 +1,13 @@
 import { retextureRefusal } from '../../core/config/policy.js';
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const retexture: SlashCommand = {
   name: 'retexture',
   args: '<image> <prompt>',
-  help: 'send a picture (file or link) with a prompt; shows progress, the URL and a preview',
+  get help() {
+    return uiSlashText.retextureHelp;
+  },
   idleOnly: true,
   run(chat, args) {
     const refusal = retextureRefusal();

@@ -1,10 +1,13 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const retry: SlashCommand = {
   name: 'retry',
-  help: 'ask the last question again',
+  get help() {
+    return uiSlashText.retryHelp;
+  },
   idleOnly: true,
   run(chat) {
-    if (!chat.retry()) chat.notice('nothing to retry yet', 'warn');
+    if (!chat.retry()) chat.notice(uiSlashText.nothingToRetry, 'warn');
   },
 };

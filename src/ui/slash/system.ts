@@ -1,19 +1,22 @@
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const system: SlashCommand = {
   name: 'system',
   args: '[text|none]',
-  help: 'show or set the system prompt (none removes it)',
+  get help() {
+    return uiSlashText.systemHelp;
+  },
   run(chat, args) {
     if (!args) {
       const s = chat.conversation.system;
-      return chat.notice(s ? `system prompt:\n${s}` : 'no system prompt; set one with /system <text>');
+      return chat.notice(s ? uiSlashText.systemIs(s) : uiSlashText.noSystem);
     }
     if (args === 'none' || args === 'off') {
       chat.setSystem(undefined);
-      return chat.notice('system prompt removed');
+      return chat.notice(uiSlashText.systemRemoved);
     }
     chat.setSystem(args);
-    chat.notice('system prompt set; it is sent with every question from now on');
+    chat.notice(uiSlashText.systemSet);
   },
 };

@@ -1,12 +1,15 @@
 import { formatTokens } from '../../core/text/format.js';
 import type { SlashCommand } from './types.js';
+import { uiSlashText } from '../../core/i18n/messages/ui-slash.js';
 
 export const tokens: SlashCommand = {
   name: 'tokens',
-  help: 'where the context window goes: system prompt, summary, kept turns, next question, max_tokens, room left',
+  get help() {
+    return uiSlashText.tokensHelp;
+  },
   run(chat) {
     const last = [...chat.conversation.turns].reverse().find((t) => t.usage)?.usage;
-    const lastLine = last ? `last answer: ${formatTokens(last.prompt_tokens)} in · ${formatTokens(last.completion_tokens)} out` : 'no usage reported yet';
+    const lastLine = last ? uiSlashText.lastAnswer(formatTokens(last.prompt_tokens), formatTokens(last.completion_tokens)) : uiSlashText.noUsage;
     chat.notice(`${chat.tokensText()}\n${lastLine}`);
   },
 };

@@ -1,5 +1,5 @@
 import { formatTokens, formatWindow } from '../../core/text/format.js';
-import { indexAtWidth, textWidth } from '../../core/text/width.js';
+import { clusterStart, indexAtWidth, textWidth } from '../../core/text/width.js';
 
 /** The footer meter's text, and shortening a line to its cells. Numbers are written by core/text/format.ts. */
 
@@ -20,5 +20,8 @@ export function meterText(m: Meter): { text: string; level: 'ok' | 'warn' | 'ful
 /** `text` cut to at most `cells` cells, with `…` where it was cut. */
 export function shorten(text: string, cells: number): string {
   if (textWidth(text) <= cells) return text;
-  return `${text.slice(0, indexAtWidth(text, Math.max(0, cells - 1)))}…`;
+  // indexAtWidth may end after a wide character that straddles the cut (Chinese): step back before it.
+  let end = indexAtWidth(text, Math.max(0, cells - 1));
+  while (end > 0 && textWidth(text.slice(0, end)) > cells - 1) end = clusterStart(text, end);
+  return `${text.slice(0, end)}…`;
 }

@@ -4,43 +4,48 @@
  */
 import { PASTE_FOLD_LINES } from './editor.js';
 import { KEY_BINDINGS, type NamedKey } from './keys.js';
+import { uiKeysText } from '../../core/i18n/messages/ui-keys.js';
+
+type KeyText = Exclude<keyof typeof uiKeysText, 'paste'>;
 
 interface KeyHelp {
   keys: readonly NamedKey[];
-  /** Labels that are not one key (`\ then Enter`). */
-  also?: readonly string[];
-  does: string;
+  /** Labels that are not one key (`\ then Enter`), by their name in the catalogue. */
+  also?: readonly KeyText[];
+  /** What it does, by its name in the catalogue (read in the language of the moment). */
+  does: KeyText;
 }
 
 export const KEY_HELP: readonly KeyHelp[] = [
-  { keys: ['enter'], does: 'send; with the / menu open, run the selected command' },
-  { keys: ['newline'], also: ['\\ then Enter'], does: 'new line' },
-  { keys: ['left', 'right'], does: 'move by a character' },
-  { keys: ['word-left', 'word-right'], does: 'move by a word' },
-  { keys: ['home', 'end'], does: 'go to the start or end of the line' },
-  { keys: ['backspace', 'delete'], does: 'delete the character before or under the cursor' },
-  { keys: ['kill-word-before'], does: 'delete the word before the cursor' },
-  { keys: ['kill-word-after'], does: 'delete the word after the cursor' },
-  { keys: ['kill-line-start'], does: 'delete to the start of the line' },
-  { keys: ['kill-line-end'], does: 'delete to the end of the line' },
-  { keys: ['up', 'down'], does: 'move between the lines of the draft; past its first or last line, earlier prompts; in the / menu, move the selection' },
-  { keys: ['tab', 'shift-tab'], does: 'complete a slash command; press again to go through the matches (Shift+Tab goes back)' },
-  { keys: ['ctrl-g'], does: 'edit the draft in $VISUAL or $EDITOR' },
-  { keys: ['ctrl-o'], does: 'the whole conversation with every answer\'s reasoning, full screen (q back)' },
-  { keys: ['ctrl-l'], does: 'redraw the input box and what is below it' },
-  { keys: ['page-up', 'page-down'], does: 'in the Ctrl+O viewer: a page up or down (also Space, b, g/G, / to search, q to leave)' },
-  { keys: ['escape'], does: 'stop an answer, or stop waiting for /retexture; clear a / command' },
-  { keys: ['ctrl-c'], does: 'stop an answer; else clear the box; on an empty box, press twice within 2 s to exit' },
-  { keys: ['ctrl-d'], does: 'exit (on an empty box; else delete the character under the cursor)' },
+  { keys: ['enter'], does: 'enter' },
+  { keys: ['newline'], also: ['thenEnter'], does: 'newline' },
+  { keys: ['left', 'right'], does: 'character' },
+  { keys: ['word-left', 'word-right'], does: 'word' },
+  { keys: ['home', 'end'], does: 'homeEnd' },
+  { keys: ['backspace', 'delete'], does: 'deleteChar' },
+  { keys: ['kill-word-before'], does: 'killWordBefore' },
+  { keys: ['kill-word-after'], does: 'killWordAfter' },
+  { keys: ['kill-line-start'], does: 'killLineStart' },
+  { keys: ['kill-line-end'], does: 'killLineEnd' },
+  { keys: ['up', 'down'], does: 'upDown' },
+  { keys: ['tab', 'shift-tab'], does: 'tab' },
+  { keys: ['ctrl-g'], does: 'editor' },
+  { keys: ['ctrl-o'], does: 'viewer' },
+  { keys: ['ctrl-l'], does: 'redraw' },
+  { keys: ['page-up', 'page-down'], does: 'page' },
+  { keys: ['escape'], does: 'escape' },
+  { keys: ['ctrl-c'], does: 'ctrlC' },
+  { keys: ['ctrl-d'], does: 'ctrlD' },
 ];
 
-export const PASTE_HELP = `Pasting never sends. A paste of more than ${PASTE_FOLD_LINES} lines shows as [pasted N lines] and is sent in full.`;
+/** What /help says about pasting. */
+export const pasteHelp = (): string => uiKeysText.paste(PASTE_FOLD_LINES);
 
 /** Each KEY_HELP entry with the labels of every key it covers ("Ctrl+W, Alt+Backspace"). */
 export function keyHelpRows(): Array<{ keys: string; does: string }> {
   return KEY_HELP.map((h) => {
     const labels = h.keys.flatMap((k) => KEY_BINDINGS.filter((b) => b.key === k).map((b) => b.label));
-    return { keys: [...labels, ...(h.also ?? [])].join(', '), does: h.does };
+    return { keys: [...labels, ...(h.also ?? []).map((k) => uiKeysText[k])].join(', '), does: uiKeysText[h.does] };
   });
 }
 

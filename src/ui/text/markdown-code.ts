@@ -3,10 +3,10 @@ import { styler } from './markdown-inline.js';
 
 const KEYWORDS = new Set(
   (
-    'if else elif for while do return function def class const let var import from export default new try catch finally throw raise ' +
-    'async await yield switch case break continue in of is not and or None null undefined true false True False self this with as ' +
-    'public private protected static void int float double char bool boolean string struct enum interface type fn pub mut use match impl ' +
-    'select insert update delete where join on create table values into package func go defer lambda pass'
+    'if else elif for while do return function def class const let var import from export default new try catch finally throw raise ' + // i18n-exempt: code keywords
+    'async await yield switch case break continue in of is not and or None null undefined true false True False self this with as ' + // i18n-exempt: code keywords
+    'public private protected static void int float double char bool boolean string struct enum interface type fn pub mut use match impl ' + // i18n-exempt: code keywords
+    'select insert update delete where join on create table values into package func go defer lambda pass' // i18n-exempt: code keywords
   ).split(' '),
 );
 

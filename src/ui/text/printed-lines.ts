@@ -17,18 +17,11 @@ import type { StaticItem } from '../controller/screen-state.js';
 import { renderMarkdown, wrapPlain } from './markdown.js';
 import { textWidth, wrapLine, wrapText } from '../../core/text/width.js';
 import { wrapAtSeparators } from './wrap-pieces.js';
-
-export const DISCLAIMER = 'medchat gives information, not a diagnosis. For medical decisions see a clinician; in an emergency call your local emergency number.';
-
-/** What the header says under the disclaimer. */
-const START_HINT = 'Type a question and press Enter · /help for commands and keys';
-
-/** What the folded reasoning line says after its title. */
-export const FOLD_HINT = 'Ctrl+O to read';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 /** `Thought for 8.2s · 612 tokens`: the title of a reasoning block, folded or not. */
 export function reasoningTitle(ms: number, tokens: number): string {
-  return `Thought for ${formatDuration(ms)} · ${tokensWord(tokens)}`;
+  return uiScreenText.reasoningTitle(formatDuration(ms), tokensWord(tokens));
 }
 
 export interface ItemLineOptions {
@@ -51,9 +44,9 @@ export function itemLines(item: StaticItem, width: number, opts: ItemLineOptions
   switch (item.kind) {
     case 'header':
       return [
-        ...fit([c.bold.cyan(`medchat ${item.version}`) + c.dim(` · ${item.model} · ${item.host}`) + (item.role ? c.magenta(` · role ${item.role}`) : '')], width),
-        ...(item.disclaimer ? fit([c.dim(DISCLAIMER)], width) : []),
-        ...fit([c.dim(START_HINT)], width),
+        ...fit([c.bold.cyan(`medchat ${item.version}`) + c.dim(` · ${item.model} · ${item.host}`) + (item.role ? c.magenta(` · ${uiScreenText.role(item.role)}`) : '')], width),
+        ...(item.disclaimer ? fit([c.dim(uiScreenText.disclaimer)], width) : []),
+        ...fit([c.dim(uiScreenText.startHint)], width),
       ];
     case 'user': {
       // The question in a column of its own after `› `: every line of it starts two cells in.
@@ -62,7 +55,7 @@ export function itemLines(item: StaticItem, width: number, opts: ItemLineOptions
     }
     case 'reasoning': {
       const title = reasoningTitle(item.ms, item.tokens);
-      if (opts.reasoning === 'fold') return ['', ...fit([c.dim(`▸ ${title} · ${FOLD_HINT}`)], width)];
+      if (opts.reasoning === 'fold') return ['', ...fit([c.dim(`▸ ${title} · ${uiScreenText.foldHint}`)], width)];
       return ['', ...fit([c.dim(`▾ ${title}`)], width), ...reasoningBody(item.text, width)];
     }
     case 'answer':
@@ -91,11 +84,11 @@ function statusLines(item: Extract<StaticItem, { kind: 'status' }>, width: numbe
     case 'complete':
       return item.stats ? fit([c.dim(item.stats)], width) : [];
     case 'interrupted':
-      return fit([c.yellow('■ interrupted ') + c.dim('· /retry asks again')], width);
+      return fit([c.yellow(uiScreenText.interrupted) + c.dim(`· ${uiScreenText.retryHint}`)], width);
     case 'incomplete':
-      return [...hanging(`⚠ ${item.error ?? 'the answer is incomplete'}`, c.yellow), c.dim('/retry asks again')];
+      return [...hanging(`⚠ ${item.error ?? uiScreenText.incomplete}`, c.yellow), c.dim(uiScreenText.retryHint)];
     default:
-      return [...hanging(`✗ ${item.error ?? 'the question failed'}`, c.red), ...fit([c.dim('your question is kept: /retry sends it again')], width)];
+      return [...hanging(`✗ ${item.error ?? uiScreenText.failed}`, c.red), ...fit([c.dim(uiScreenText.questionKept)], width)];
   }
 }
 

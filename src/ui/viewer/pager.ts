@@ -9,6 +9,7 @@
  */
 import type { Key } from '../text/keys.js';
 import { stripAnsi, textWidth } from '../../core/text/width.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 export interface PagerState {
   /** The first line shown. */
@@ -80,9 +81,9 @@ export function findLine(lines: readonly string[], query: string, from: number, 
 
 function search(s: PagerState, lines: readonly string[], query: string, dir: 1 | -1, from: number): PagerState {
   const found = findLine(lines, query, from, dir);
-  if (!found) return { ...s, query, note: `not found: ${query}` };
+  if (!found) return { ...s, query, note: uiScreenText.notFound(query) };
   const next = { ...at({ ...s, query }, found.line, lines.length), match: found.line };
-  return found.wrapped ? { ...next, note: dir === 1 ? 'search went past the end, from the top' : 'search went past the top, from the end' } : next;
+  return found.wrapped ? { ...next, note: dir === 1 ? uiScreenText.wrappedToTop : uiScreenText.wrappedToEnd } : next;
 }
 
 /** What `key` does. Typed text may hold several keys at once ("jj"): each is applied in turn. */
@@ -178,26 +179,26 @@ function letter(s: PagerState, ch: string, lines: readonly string[], page: numbe
     case '/':
       return { state: { ...s, typing: '' } };
     case 'n':
-      return { state: s.query ? search(s, lines, s.query, 1, from) : { ...s, note: 'no search yet: / to search' } };
+      return { state: s.query ? search(s, lines, s.query, 1, from) : { ...s, note: uiScreenText.noSearch } };
     case 'N':
-      return { state: s.query ? search(s, lines, s.query, -1, from) : { ...s, note: 'no search yet: / to search' } };
+      return { state: s.query ? search(s, lines, s.query, -1, from) : { ...s, note: uiScreenText.noSearch } };
     default:
       return { state: s };
   }
 }
 
 /** The status line under the lines: where the view is and the keys, or the search being typed. */
-export function statusLine(s: PagerState, count: number, width: number, title = 'Transcript'): string {
+export function statusLine(s: PagerState, count: number, width: number, title = uiScreenText.transcript): string {
   if (s.typing !== undefined) return `/${s.typing}`;
   const last = Math.min(count, s.top + s.height);
-  const where = count === 0 ? 'empty' : `lines ${s.top + 1}–${last} of ${count}${last >= count ? ' (end)' : ` (${Math.floor((last / count) * 100)}%)`}`;
+  const where = count === 0 ? uiScreenText.empty : uiScreenText.linesOf(s.top + 1, last, count) + (last >= count ? uiScreenText.atEnd : uiScreenText.percent(Math.floor((last / count) * 100)));
   const tries = s.note
     ? [[title, where, s.note], [where, s.note]]
     : [
-        [title, where, '↑↓ PgUp PgDn Home End · / search · q back'],
-        [title, where, '/ search · q back'],
-        [title, where, 'q back'],
-        [where, 'q back'],
+        [title, where, uiScreenText.pagerKeysLong],
+        [title, where, uiScreenText.pagerKeysShort],
+        [title, where, uiScreenText.pagerBack],
+        [where, uiScreenText.pagerBack],
       ];
   for (const parts of tries) {
     const text = parts.join(' · ');

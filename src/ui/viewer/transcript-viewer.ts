@@ -16,6 +16,7 @@ import type { Key } from '../text/keys.js';
 import { pinClusters } from '../../core/text/width.js';
 import { VIEWER, itemLines } from '../text/printed-lines.js';
 import { liveLines } from './transcript-text.js';
+import { uiScreenText } from '../../core/i18n/messages/ui-screen.js';
 
 export type TranscriptSource = Pick<ChatController, 'snapshot' | 'subscribe' | 'liveTurn'>;
 
@@ -111,7 +112,7 @@ export class TranscriptViewer {
   /** Where the viewer opens: at the last reasoning (what Ctrl+O is most often for), else at the end. */
   private startLine(): number | undefined {
     if (this.source.liveTurn()?.phase === 'reasoning') return undefined;
-    const i = this.lines.findLastIndex((l) => l.includes('▾ Thought for'));
+    const i = this.lines.findLastIndex((l) => l.includes(`▾ ${uiScreenText.thoughtFor}`));
     return i >= 0 ? i : undefined;
   }
 
