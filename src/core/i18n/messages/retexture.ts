@@ -225,7 +225,7 @@ export const retextureText = messages(
     unanswered: (via) => `（服务${via}没有回应）`,
     didNotFinish: (id, within, status, comeBack) => `任务 ${id} 未在 ${within} 内完成${status}；稍后再查：${comeBack}`,
     noImageUrl: (id, seeRecord) => `任务 ${id} 已成功，但服务没有给出图片 URL；查看记录：${seeRecord}`,
-    taskFailed: (id, cancelled, why) => `任务 ${id}${cancelled ? '已取消' : '失败'}：${why}`,
+    taskFailed: (id, cancelled, why) => `任务 ${id} ${cancelled ? '已取消' : '失败'}：${why}`,
     badSeconds: (flag, raw) => `${flag} 必须是大于 0 的秒数（收到 "${raw}"）`,
   },
 );
