@@ -132,4 +132,4 @@ export async function* withRetries<T>(
   }
 }
 
-export const interrupted = () => new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+export const interrupted = () => new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');

@@ -74,7 +74,7 @@ export function isContextLengthError(err: unknown): boolean {
 export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatError {
   if (err instanceof MedchatError) return err;
   const where = hostOf(ctx.baseUrl);
-  if (err instanceof APIUserAbortError) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+  if (err instanceof APIUserAbortError) return new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');
   if (err instanceof APIConnectionTimeoutError) {
     return new MedchatError(chatText.noResponseWithin(where, Math.round(ctx.idleTimeoutMs / 1000)), ExitCode.failure, 'timeout');
   }

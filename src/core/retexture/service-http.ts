@@ -8,6 +8,7 @@ import { formatDuration } from '../text/format.js';
 import { refusedKeyError, type KeySource } from '../config/api-key.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 import { retextureText } from '../i18n/messages/retexture.js';
+import { chatText } from '../i18n/messages/chat.js';
 
 export { hostOf };
 
@@ -166,7 +167,7 @@ export function isAbort(err: unknown): boolean {
 
 export function describeNetworkError(err: unknown, baseUrl: string): MedchatError {
   if (err instanceof MedchatError) return err;
-  if (isAbort(err)) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+  if (isAbort(err)) return new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');
   const where = hostOf(baseUrl);
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);

@@ -43,6 +43,7 @@ export const chatText = messages(
     emptyOrMalformed: (empty: boolean) => `the service sent ${empty ? 'an empty' : 'a malformed'} response; try again`,
     asksToWait: (base: string, wait: string | undefined) => `${base}; the service asks to wait ${wait ?? 'with no end'}, try again later`,
     connectionDropped: 'connection dropped',
+    interrupted: 'interrupted',
   },
   {
     noResponseWithin: (where, seconds) => `${where} 在 ${seconds}s 内没有响应；请重试，或调大 --idle-timeout`,
@@ -80,5 +81,6 @@ export const chatText = messages(
     emptyOrMalformed: (empty) => `服务返回了${empty ? '空的' : '格式错误的'}响应；请重试`,
     asksToWait: (base, wait) => `${base}；服务要求等待${wait ? ` ${wait}` : '，且未给出期限'}，请稍后再试`,
     connectionDropped: '连接中断',
+    interrupted: '已中断',
   },
 );
