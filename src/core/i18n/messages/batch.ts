@@ -57,7 +57,7 @@ export const batchText = messages(
   {
     schemaInvalid: (first, more) =>
       `即使发出一次修正请求后，回答仍不是符合 schema 的 JSON（${first ?? '未找到 JSON'}${more > 0 ? `；另有 ${more} 条见 "schema_errors"` : ''}）`,
-    tookOver: (lockPath, leftBy) => `已接管 ${lockPath}（由 ${leftBy} 遗留）`,
+    tookOver: (lockPath, leftBy) => `已接管 ${lockPath}（遗留自 ${leftBy}）`,
     isFolder: '它是文件夹',
     isClosed: '它已关闭',
     outputNotRegular: (file) => `-o ${file} 不是普通文件；去掉 -o 即可把回答写到 stdout`,

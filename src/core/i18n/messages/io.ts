@@ -123,7 +123,7 @@ export const ioText = messages(
     cannotOpen: (what, code) => `${what}：无法打开（${code}）`,
     lockHeld: (lockFile, holder) => `${lockFile} 被占用：${holder}`,
     lockUnusable: (lockFile, problem, remedy) => `${lockFile} ${problem}；${remedy}`,
-    lockCannotRemove: (why, code) => `是 ${why} 遗留的，但 medchat 无法删除它（${code}）`,
+    lockCannotRemove: (why, code) => `遗留自 ${why}，但 medchat 无法删除它（${code}）`,
     askOwnerToRemove: (owner) => `请让 ${owner} 删除它`,
     removeOrPermissions: '请删除它，或检查文件夹权限',
     othersKeepTaking: '其他进程不断抢占该锁',
