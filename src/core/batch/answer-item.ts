@@ -17,6 +17,7 @@ import type { Kind } from '../privacy/kinds.js';
 import type { Planner } from '../request/request-plan.js';
 import { schemaJsonFields } from '../request/schema/report.js';
 import type { BatchItem } from './items.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 export interface AnswerRecord {
   id: string | number;
@@ -88,8 +89,7 @@ export async function answerItem(item: BatchItem, c: ItemCall): Promise<ItemOutc
     if (a.finished.ok) record.content = a.finished.content;
     else {
       const errors = a.finished.errors;
-      const more = errors.length > 1 ? `; and ${errors.length - 1} more in "schema_errors"` : '';
-      error = new MedchatError(`the answer is not valid JSON for the schema, even after one repair request (${errors[0] ?? 'no JSON found'}${more})`, ExitCode.schemaInvalid, 'schema');
+      error = new MedchatError(batchText.schemaInvalid(errors[0], errors.length - 1), ExitCode.schemaInvalid, 'schema');
     }
   }
   if (error) record.error = { message: error.message, exit_code: error.exitCode };

@@ -6,6 +6,7 @@ import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
 import { idKey } from './items.js';
 import { readLines } from './lines.js';
 import { OutputLock } from './output-lock.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 /**
  * The answers file of a batch (`-o`): JSON lines, appended as each answer finishes, and read back
@@ -87,7 +88,7 @@ export class AnswersFile {
     const lock = OutputLock.take(real, ops, { shown: file, fallbackDir: opts.lockDir });
     try {
       const opened = await AnswersFile.openLocked(file, real, ops, opts, lock);
-      if (lock.tookOver) opened.resume.lockNote = `took over ${lock.lockPath}, left by ${lock.tookOver}`;
+      if (lock.tookOver) opened.resume.lockNote = batchText.tookOver(lock.lockPath, lock.tookOver);
       return opened;
     } catch (err) {
       lock.release();
@@ -106,8 +107,8 @@ export class AnswersFile {
     }
     let unterminated = false;
     if (stat) {
-      if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', 'it is a folder');
-      if (!stat.isFile()) throw usageError(`-o ${file} is not a regular file; leave out -o to write the answers to stdout`);
+      if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', batchText.isFolder);
+      if (!stat.isFile()) throw usageError(batchText.outputNotRegular(file));
       const r = await readAnswers(real, file);
       resume.answered = r.answered;
       resume.tornBytes = stat.size - r.goodEnd;
@@ -144,7 +145,7 @@ export class AnswersFile {
 
   private appendBytes(bytes: Buffer): void {
     if (this.failure) throw this.failure;
-    if (this.fd === undefined) throw new FileWriteError(this.file, 'EBADF', 'it is closed');
+    if (this.fd === undefined) throw new FileWriteError(this.file, 'EBADF', batchText.isClosed);
     try {
       writeAll(this.ops, this.fd, bytes);
     } catch (err) {
@@ -269,7 +270,7 @@ async function readAnswers(real: string, file: string): Promise<Reading> {
       if (!a && !blank) {
         if (!line.terminated && tornAnswerLine(line.text)) break; // the last line: cut off by the caller
         throw usageError(
-          `${file} is not an answers file medchat can add to: line ${line.lineNo} is not an answer line (a JSON object with an "id", as medchat writes them); nothing was changed: choose another -o, or remove that line if the rest is medchat's answers`,
+          batchText.notAnswersFile(file, line.lineNo),
         );
       }
       r.goodEnd = line.end;
@@ -284,7 +285,7 @@ async function readAnswers(real: string, file: string): Promise<Reading> {
     }
   } catch (err) {
     if ((err as { kind?: string }).kind === 'usage') throw err;
-    throw usageError(`cannot read ${file} back to resume (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing was changed: choose another -o`);
+    throw usageError(batchText.cannotReadBack(file, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
   } finally {
     stream.destroy();
   }

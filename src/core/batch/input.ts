@@ -6,6 +6,7 @@ import { kindOf, readPipe } from '../io/bounded-read.js';
 import { nodeFileOps, writeAll } from '../io/file-ops.js';
 import { idKey, parseLine, type BatchItem, type InputMode } from './items.js';
 import { LineTooLongError, readLines } from './lines.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 /**
  * The batch input: read twice, streaming both times (memory stays flat for any number of lines).
@@ -52,7 +53,7 @@ export class BatchInput {
   static async open(source: string, opts: { mode: InputMode; maxLineBytes: number; stdin?: NodeJS.ReadableStream & { isTTY?: boolean } }): Promise<BatchInput> {
     if (source === '-') {
       const stdin = opts.stdin ?? process.stdin;
-      if (stdin.isTTY) throw usageError('medchat batch - reads the questions from stdin, which is a terminal here; pipe them in (… | medchat batch -) or name a file');
+      if (stdin.isTTY) throw usageError(batchText.stdinIsTerminal);
       return BatchInput.spooled('stdin', stdin, opts);
     }
     // Opened without blocking (a FIFO with no writer must not hang), and the opened fd checked.
@@ -61,23 +62,23 @@ export class BatchInput {
       fd = fs.openSync(source, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw usageError(code === 'ENOENT' ? `cannot read ${source}: no such file` : code === 'EISDIR' ? `cannot read ${source}: it is a folder` : `cannot read ${source} (${code})`);
+      throw usageError(code === 'ENOENT' ? batchText.noSuchFile(source) : code === 'EISDIR' ? batchText.readFolder(source) : batchText.cannotRead(source, String(code)));
     }
     let stat: fs.Stats;
     try {
       stat = fs.fstatSync(fd);
     } catch (err) {
       fs.closeSync(fd);
-      throw usageError(`cannot read ${source} (${(err as NodeJS.ErrnoException).code})`);
+      throw usageError(batchText.cannotRead(source, String((err as NodeJS.ErrnoException).code)));
     }
     if (stat.isFIFO()) {
       // <(…) or a named FIFO, read through the fd already open
-      const noWriter = () => usageError(`cannot read ${source}: it is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the questions in (… | medchat batch -)`);
+      const noWriter = () => usageError(batchText.fifoNoWriter(source));
       return BatchInput.spooled(source, readPipe(fd, noWriter), opts);
     }
     fs.closeSync(fd);
-    if (stat.isDirectory()) throw usageError(`cannot read ${source}: it is a folder`);
-    if (!stat.isFile()) throw usageError(`cannot read ${source}: not a regular file or a pipe but ${kindOf(stat)}; give a file of questions, or pipe them in (… | medchat batch -)`);
+    if (stat.isDirectory()) throw usageError(batchText.readFolder(source));
+    if (!stat.isFile()) throw usageError(batchText.notRegular(source, kindOf(stat)));
     return new BatchInput(source, source, opts.mode, opts.maxLineBytes);
   }
 
@@ -91,7 +92,7 @@ export class BatchInput {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medchat-batch-'));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw usageError(`cannot copy the questions from ${name} into the temporary folder ${os.tmpdir()} (${code}); set TMPDIR to a folder you can write, or give the questions as a file`);
+      throw usageError(batchText.cannotSpool(name, os.tmpdir(), code));
     }
     const file = path.join(dir, 'input.jsonl');
     const input = new BatchInput(name, file, opts.mode, opts.maxLineBytes);
@@ -108,7 +109,7 @@ export class BatchInput {
         size += buf.length;
         if (size > MAX_SPOOL_BYTES) {
           throw usageError(
-            `${name} is larger than ${MAX_SPOOL_BYTES / 1024 / 1024} MB, the most medchat batch copies from a pipe or stdin (reading stopped there); save the questions to a file and run: medchat batch FILE`,
+            batchText.spoolTooLarge(name, MAX_SPOOL_BYTES / 1024 / 1024),
           );
         }
         writeAll(nodeFileOps, out, buf);
@@ -119,7 +120,7 @@ export class BatchInput {
       out = undefined;
       input.dispose();
       if (err instanceof MedchatError) throw err;
-      throw usageError(`cannot read the questions from ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw usageError(batchText.cannotReadQuestions(name, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     } finally {
       if (out !== undefined) fs.closeSync(out);
     }
@@ -142,7 +143,7 @@ export class BatchInput {
     const scan: InputScan = { total: 0, ids: new Map(), problems: [], problemCount: 0 };
     const problem = (line: number, why: string) => {
       scan.problemCount++;
-      if (scan.problems.length < MAX_LISTED) scan.problems.push(`line ${line}: ${why}`);
+      if (scan.problems.length < MAX_LISTED) scan.problems.push(batchText.problemLine(line, why));
     };
     for await (const raw of this.lines()) {
       const parsed = parseLine(raw.text, raw.lineNo, this.mode);
@@ -154,7 +155,7 @@ export class BatchInput {
       scan.total++;
       const key = idKey(parsed.item.id);
       const first = scan.ids.get(key);
-      if (first !== undefined) problem(raw.lineNo, `the id ${JSON.stringify(parsed.item.id)} is already used on line ${first} (ids must be unique)`);
+      if (first !== undefined) problem(raw.lineNo, batchText.idUsed(JSON.stringify(parsed.item.id), first));
       else scan.ids.set(key, raw.lineNo);
     }
     return scan;
@@ -175,9 +176,9 @@ export class BatchInput {
     } catch (err) {
       if (err instanceof MedchatError) throw err;
       if (err instanceof LineTooLongError) {
-        throw usageError(`${this.name}: ${err.message}, more than one question can hold (the model's context window); shorten it`);
+        throw usageError(batchText.lineTooLong(this.name, err.message));
       }
-      throw usageError(`cannot read ${this.name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw usageError(batchText.cannotRead(this.name, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
     } finally {
       stream.destroy();
     }
@@ -196,5 +197,5 @@ async function* refuseNul(stream: AsyncIterable<Buffer | string>, name: string):
 }
 
 function binaryInput(name: string, at: number): MedchatError {
-  return usageError(`${name} looks binary (a NUL byte at byte ${at}); medchat batch reads questions as text, one a line`);
+  return usageError(batchText.binary(name, at));
 }

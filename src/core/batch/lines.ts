@@ -1,3 +1,4 @@
+import { batchText } from '../i18n/messages/batch.js';
 /**
  * Lines of a file or stream, read as it arrives (pull-based: nothing is read ahead of the
  * consumer beyond one chunk), with their 1-based numbers and byte offsets. Used for the batch
@@ -20,7 +21,7 @@ export class LineTooLongError extends Error {
     readonly lineNo: number,
     readonly maxBytes: number,
   ) {
-    super(`line ${lineNo} is longer than ${Math.round(maxBytes / 1024)} KB`);
+    super(batchText.lineLonger(lineNo, Math.round(maxBytes / 1024)));
     this.name = 'LineTooLongError';
   }
 }

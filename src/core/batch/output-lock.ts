@@ -5,6 +5,7 @@ import { dataDir } from '../config/paths.js';
 import { toWriteError } from '../io/atomic-file.js';
 import { holdFileLock, LockTimeoutError, LockUnusableError, type ReleaseLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 /**
  * One batch at a time per answers file. Two runs appending to the same `-o` would each skip
@@ -70,7 +71,7 @@ export class OutputLock {
       if (err instanceof MedchatError) throw err;
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       throw usageError(
-        `cannot lock ${shown} for this run: its folder cannot be written (${(first as NodeJS.ErrnoException).code}) and neither can ${dir} (${code}); nothing was sent: fix the permissions of one of them, or set MEDCHAT_DATA_DIR`,
+        batchText.cannotLockFolder(shown, String((first as NodeJS.ErrnoException).code), dir, code),
       );
     }
   }
@@ -82,10 +83,10 @@ export class OutputLock {
       return lock;
     } catch (err) {
       if (err instanceof LockTimeoutError) {
-        throw usageError(`another medchat batch (${err.holder}) is writing ${shown}; wait for it to end, or choose another -o (if none runs, ${err.owner ? `ask ${err.owner} to remove` : 'remove'} ${err.lockFile})`);
+        throw usageError(batchText.anotherBatch(err.holder, shown, err.owner, err.lockFile));
       }
       if (err instanceof LockUnusableError) {
-        throw usageError(`cannot lock ${shown} for this run: ${err.lockFile} ${err.problem}; ${err.remedy}; nothing was sent`);
+        throw usageError(batchText.cannotLock(shown, err.lockFile, err.problem, err.remedy));
       }
       throw err;
     }

@@ -1,6 +1,7 @@
 import { dim } from '../io/terminal.js';
 import { formatDuration, formatTokens } from '../text/format.js';
 import type { BatchStats } from './scheduler.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 /**
  * Progress of a batch on stderr. On a terminal: one line, redrawn at most every REDRAW_MS, with a
@@ -56,7 +57,7 @@ export class BatchProgress {
     const tenth = Math.floor((done / this.total) * 10);
     if (tenth > this.lastTenth) {
       this.lastTenth = tenth;
-      this.write(`medchat batch: ${tenth * 10}% ${this.figures(view)}\n`);
+      this.write(`${batchText.progressLine(tenth * 10, this.figures(view))}\n`);
     }
   }
 
@@ -105,10 +106,10 @@ export class BatchProgress {
     const eta = rate > 0 ? formatDuration(((this.total - done) / rate) * 1000) : '?';
     return [
       `${done}/${this.total}`,
-      `${v.stats.failed} failed`,
+      batchText.failed(v.stats.failed),
       `${rate.toFixed(rate < 10 ? 1 : 0)}/s`,
-      `ETA ${eta}`,
-      `tokens ${formatTokens(v.stats.promptTokens)} in / ${formatTokens(v.stats.completionTokens)} out`,
+      batchText.eta(eta),
+      batchText.tokens(formatTokens(v.stats.promptTokens), formatTokens(v.stats.completionTokens)),
     ].join(' · ');
   }
 

@@ -15,6 +15,7 @@ import type { Planner } from '../request/request-plan.js';
 import { answerItem, type AnswerRecord, type PrivacyTally } from './answer-item.js';
 import type { BatchItem } from './items.js';
 import { RateControl, type LimitChange } from './rate.js';
+import { batchText } from '../i18n/messages/batch.js';
 
 interface SchedulerOptions {
   planner: Planner;
@@ -266,7 +267,7 @@ export class BatchScheduler {
       if (change) this.o.onChange?.({ type: 'limit', change });
     } else if (outcome.failure && OUTAGE_KINDS.has(outcome.failure.kind) && ++this.outage >= outageRun(this.o.jobs)) {
       const e = outcome.failure;
-      this.fail(new MedchatError(`stopped: the last ${this.outage} questions all failed; the service looks down or unreachable (${e.message})`, e.exitCode, 'outage'));
+      this.fail(new MedchatError(batchText.outage(this.outage, e.message), e.exitCode, 'outage'));
     }
     return outcome.record;
   }

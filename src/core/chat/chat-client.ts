@@ -6,6 +6,7 @@ import type { ChatEvent, ChatResult } from './chat-events.js';
 import { MedchatError } from '../errors.js';
 import { EventStreamReader } from './event-stream.js';
 import { ExitCode } from '../exit-codes.js';
+import { chatText } from '../i18n/messages/chat.js';
 import { httpFetch } from '../net/http-transport.js';
 import { describeServiceError } from './service-errors.js';
 import { interrupted, withRetries, type CallOptions } from './chat-retries.js';
@@ -45,7 +46,7 @@ const ANSWER_CEILING = 4 * 1024 * 1024;
 /** Stopped at answerLimitFor: the answer is incomplete (exit 4), what arrived is kept. */
 export function answerTooLong(limit: number, contextWindow: number | undefined): MedchatError {
   return new MedchatError(
-    `the answer passed ${formatBytes(limit)}, more than a model with a ${formatWindow(contextWindow ?? DEFAULT_WINDOW)}-token context window can write; stopped reading, the answer is incomplete`,
+    chatText.answerTooLong(formatBytes(limit), formatWindow(contextWindow ?? DEFAULT_WINDOW)),
     ExitCode.incomplete,
     'incomplete',
   );
@@ -65,6 +66,7 @@ async function openExchange(settings: ClientSettings, signal: AbortSignal | unde
   if (signal?.aborted) controller.abort(signal.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   // node:http (cheapest per chunk), which also takes the proxy if one is set.
+  // i18n-exempt: an abort reason, never shown
   const monitor = new WireMonitor(settings.idleTimeoutMs, (why) => controller.abort(new Error(why === 'idle' ? 'idle timeout' : 'too much data')), httpFetch, limits);
   const client = new OpenAI({
     apiKey: settings.apiKey,
@@ -100,19 +102,19 @@ export function endedEarly(
   const reason = answer.finishReason ?? undefined;
   if (reason === 'length') {
     return new MedchatError(
-      `the answer was cut off at --max-tokens ${settings.maxTokens} (finish_reason length); raise --max-tokens or ask for less`,
+      chatText.cutAtMaxTokens(settings.maxTokens),
       ExitCode.endedEarly,
       'incomplete',
     );
   }
   if (reason === 'content_filter') {
-    return new MedchatError('the service stopped the answer with its content filter (finish_reason content_filter); rephrase the question', ExitCode.endedEarly, 'incomplete');
+    return new MedchatError(chatText.contentFilter, ExitCode.endedEarly, 'incomplete');
   }
   if (!answer.content.trim()) {
     return new MedchatError(
       answer.reasoning.trim()
-        ? `the service ended with reasoning but no answer text (finish_reason ${reason ?? 'none'}); ask again, or raise --max-tokens`
-        : `the service ended without any answer text (finish_reason ${reason ?? 'none'}); ask again`,
+        ? chatText.onlyReasoning(reason ?? 'none')
+        : chatText.noAnswerText(reason ?? 'none'),
       ExitCode.endedEarly,
       'incomplete',
     );
@@ -127,15 +129,15 @@ function monitorVerdict(ex: Exchange | undefined, settings: ClientSettings, midA
   if (m.tooMuch) {
     const what =
       m.tooMuch === 'event'
-        ? `one event of over ${m.limits.eventBytes / 1024 / 1024} MB without an end`
-        : `over ${m.limits.bodyBytes / 1024 / 1024} MB for one answer`;
-    return new MedchatError(`the service sent too much (${what}); stopped reading${midAnswer ? ', the answer is incomplete' : ''}, try again later`, ExitCode.failure, 'too-much');
+        ? chatText.eventTooBig(m.limits.eventBytes / 1024 / 1024)
+        : chatText.bodyTooBig(m.limits.bodyBytes / 1024 / 1024);
+    return new MedchatError(chatText.tooMuch(what, midAnswer), ExitCode.failure, 'too-much');
   }
   if (m.idleExpired) {
     return new MedchatError(
       midAnswer
-        ? `no data from the service for ${Math.round(settings.idleTimeoutMs / 1000)}s; the answer is incomplete (raise --idle-timeout to wait longer)`
-        : `no response from the service within ${Math.round(settings.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`,
+        ? chatText.idleMidAnswer(Math.round(settings.idleTimeoutMs / 1000))
+        : chatText.idleBeforeAnswer(Math.round(settings.idleTimeoutMs / 1000)),
       midAnswer ? ExitCode.incomplete : ExitCode.failure,
       midAnswer ? 'incomplete' : 'timeout',
     );
@@ -257,10 +259,10 @@ export async function* streamChat(
     if (!exchange.monitor.sawDone && !finishReason && !(wholeCompletion && chunks > 0)) {
       // Nothing usable arrived: a service failure (1). Part of an answer arrived: cut off (4).
       if (chunks === 0 && exchange.monitor.bytesReceived > 0) {
-        throw new MedchatError('the service replied with something that is not an answer stream', ExitCode.failure, 'malformed');
+        throw new MedchatError(chatText.notAStream, ExitCode.failure, 'malformed');
       }
-      if (chunks === 0) throw new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network');
-      throw new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete');
+      if (chunks === 0) throw new MedchatError(chatText.closedWithoutAnswer, ExitCode.failure, 'network');
+      throw new MedchatError(chatText.closedMidAnswer, ExitCode.incomplete, 'incomplete');
     }
     const early = endedEarly(settings, { finishReason, content: someContent, reasoning: someReasoning });
     if (early) throw early;
@@ -309,11 +311,11 @@ export async function completeChat(
     const text = await readBodyText(response);
     bodyRead = true;
     if (/^\s*[^\s{[]/.test(text) && !looksLikeEvents(text)) {
-      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+      throw new MedchatError(chatText.notACompletion, ExitCode.failure, 'malformed');
     }
     const result = resultFromChunks(chunksFromBody(text, response.headers.get('content-type') ?? ''), settings.thinking);
     if (!result) {
-      throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+      throw new MedchatError(chatText.notACompletion, ExitCode.failure, 'malformed');
     }
     return result;
   } catch (err) {
@@ -331,7 +333,7 @@ export async function completeChat(
     if (err instanceof SyntaxError) {
       // A whole-answer body that is cut short or empty (JSON.parse failed).
       const empty = ex?.monitor.bytesReceived === 0;
-      throw new MedchatError(`the service sent ${empty ? 'an empty' : 'a malformed'} response; try again`, ExitCode.failure, 'malformed');
+      throw new MedchatError(chatText.emptyOrMalformed(empty), ExitCode.failure, 'malformed');
     }
     throw describeServiceError(err, settings);
   } finally {
@@ -382,13 +384,13 @@ async function resultFromEventStream(response: Response, ex: Exchange, settings:
   if (tooLong) throw keepPartial(answerTooLong(limit, settings.contextWindow));
   // Events that ended properly ([DONE]) but held no choice are an answer with no text (exit 8), as when streamed.
   const result = fold.result(settings.thinking) ?? (ex.monitor.sawDone ? { content: '', reasoning: '' } : undefined);
-  if (!result) throw new MedchatError('the service replied with something that is not a chat completion', ExitCode.failure, 'malformed');
+  if (!result) throw new MedchatError(chatText.notACompletion, ExitCode.failure, 'malformed');
   if (!ended && !fold.finished && !ex.monitor.sawDone) {
     const cut = result.content || result.reasoning;
     throw keepPartial(
       cut
-        ? new MedchatError('the service closed the connection before the answer was finished; the answer is incomplete', ExitCode.incomplete, 'incomplete')
-        : new MedchatError('the service closed the connection without answering; try again', ExitCode.failure, 'network'),
+        ? new MedchatError(chatText.closedMidAnswer, ExitCode.incomplete, 'incomplete')
+        : new MedchatError(chatText.closedWithoutAnswer, ExitCode.failure, 'network'),
     );
   }
   return result;

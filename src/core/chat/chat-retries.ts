@@ -2,6 +2,7 @@ import { APIConnectionError, APIError } from 'openai';
 import type { ChatEvent } from './chat-events.js';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { chatText } from '../i18n/messages/chat.js';
 import { formatDuration } from '../text/format.js';
 import { describeServiceError, fromProxy, type ErrorContext } from './service-errors.js';
 
@@ -115,7 +116,7 @@ export async function* withRetries<T>(
         if (waited + asked > cap) {
           const base = describeServiceError(err, settings);
           throw new MedchatError(
-            `${base.message.replace(/; [^;]*$/, '')}; the service asks to wait ${Number.isFinite(askedFor) ? formatDuration(askedFor) : 'with no end'}, try again later`,
+            chatText.asksToWait(base.message.replace(/(?:; |；)[^;；]*$/, ''), Number.isFinite(askedFor) ? formatDuration(askedFor) : undefined),
             base.exitCode,
             base.kind,
           );
@@ -124,11 +125,11 @@ export async function* withRetries<T>(
       }
       delay = Math.min(delay, Math.max(0, cap - waited));
       waited += delay;
-      yield { type: 'retry', attempt: n + 1, delayMs: delay, reason: status ? `HTTP ${status}` : 'connection dropped' };
+      yield { type: 'retry', attempt: n + 1, delayMs: delay, reason: status ? `HTTP ${status}` : chatText.connectionDropped };
       await sleep(delay, opts.signal);
       if (opts.signal?.aborted) throw interrupted();
     }
   }
 }
 
-export const interrupted = () => new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+export const interrupted = () => new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');

@@ -90,7 +90,7 @@ export class EventStreamReader {
     if (!this.reader) {
       this.over = true;
       this.controller.abort();
-      throw new OpenAIError('Attempted to iterate over a response with no body');
+      throw new OpenAIError('Attempted to iterate over a response with no body'); // i18n-exempt: the SDK's own internal error, described by service-errors.ts
     }
     const out: RawChunk[] = [];
     try {

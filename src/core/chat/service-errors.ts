@@ -2,6 +2,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { refusedKeyError, type KeySource } from '../config/api-key.js';
 import { MedchatError, shortReason } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { chatText } from '../i18n/messages/chat.js';
+import { netText } from '../i18n/messages/net.js';
 import { proxyFor } from '../net/http.js';
 import { causeCode, describeConnectionFailure, hostOf, proxyAuthError } from '../net/network-errors.js';
 
@@ -72,51 +74,49 @@ export function isContextLengthError(err: unknown): boolean {
 export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatError {
   if (err instanceof MedchatError) return err;
   const where = hostOf(ctx.baseUrl);
-  if (err instanceof APIUserAbortError) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+  if (err instanceof APIUserAbortError) return new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');
   if (err instanceof APIConnectionTimeoutError) {
-    return new MedchatError(`no response from ${where} within ${Math.round(ctx.idleTimeoutMs / 1000)}s; try again, or raise --idle-timeout`, ExitCode.failure, 'timeout');
+    return new MedchatError(chatText.noResponseWithin(where, Math.round(ctx.idleTimeoutMs / 1000)), ExitCode.failure, 'timeout');
   }
   if (err instanceof APIError && err.status) {
     const reason = serviceReason(err.error) || bodyText(err);
-    const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
     const status = err.status;
     const proxy = proxyFor(ctx.baseUrl);
     if (status === 407 && proxy) return proxyAuthError(proxy, ctx.baseUrl);
     if (proxy && fromProxy(err, ctx.baseUrl)) {
-      return new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+      return new MedchatError(netText.proxyCannotReach(proxy.host, where, status), ExitCode.failure, 'proxy');
     }
     if (status === 401 || status === 403) return refusedKeyError(status, reason, ctx.apiKeySource);
     if (status === 404 && isUnknownModel(err)) {
-      const name = ctx.model ? `"${ctx.model}"` : 'asked for';
-      return new MedchatError(`${withReason(`the service does not know the model ${name} (404)`)}; pick another with -m <model>, or for good with: medchat config set model <model>`, ExitCode.usage, 'unknown-model');
+      return new MedchatError(chatText.unknownModel(ctx.model, reason), ExitCode.usage, 'unknown-model');
     }
     if (status === 404) {
-      return new MedchatError(`${withReason(`the service has no chat endpoint at ${ctx.baseUrl}/v1 (404)`)}; check the address with: medchat config get base-url`, ExitCode.failure, 'not-found');
+      return new MedchatError(chatText.noEndpoint(ctx.baseUrl, reason), ExitCode.failure, 'not-found');
     }
     if (status === 429) {
-      return new MedchatError(`${withReason('rate limited by the service (429)')}; wait a moment and try again`, ExitCode.failure, 'rate-limit');
+      return new MedchatError(chatText.rateLimited(reason), ExitCode.failure, 'rate-limit');
     }
-    if (status === 408) return new MedchatError(`${withReason('the service timed out (408)')}; try again`, ExitCode.failure, 'timeout');
-    if (status === 413) return new MedchatError(`${withReason('the request is too large for the service (413)')}; send less text`, ExitCode.failure, 'too-large');
+    if (status === 408) return new MedchatError(chatText.serviceTimedOut(reason), ExitCode.failure, 'timeout');
+    if (status === 413) return new MedchatError(chatText.tooLarge(reason), ExitCode.failure, 'too-large');
     if (status >= 500) {
-      return new MedchatError(`${withReason(`the service failed (${status})`)}; try again later`, ExitCode.failure, 'server');
+      return new MedchatError(chatText.serviceFailed(status, reason), ExitCode.failure, 'server');
     }
     if (isContextLengthError(err)) {
-      return new MedchatError(`${withReason(`the conversation is too long for the model (${status})`)}; start over with /new or send less`, ExitCode.usage, 'context-length');
+      return new MedchatError(chatText.contextTooLong(status, reason), ExitCode.usage, 'context-length');
     }
-    return new MedchatError(withReason(`the service rejected the request (${status})`), ExitCode.failure, 'rejected');
+    return new MedchatError(chatText.rejected(status, reason), ExitCode.failure, 'rejected');
   }
   if (err instanceof APIError && !(err instanceof APIConnectionError)) {
     // An error object that arrived inside the stream (before the answer, or cutting it short).
     const reason = serviceReason(err.error) || shortReason(err.message);
     return ctx.midAnswer
-      ? new MedchatError(`the service reported an error mid-answer: ${reason || 'no reason given'}; the answer is incomplete`, ExitCode.failure, 'stream-error')
-      : new MedchatError(`the service reported an error: ${reason || 'no reason given'}`, ExitCode.failure, 'stream-error');
+      ? new MedchatError(chatText.streamErrorMidAnswer(reason), ExitCode.failure, 'stream-error')
+      : new MedchatError(chatText.streamError(reason), ExitCode.failure, 'stream-error');
   }
   if (err instanceof SyntaxError) {
     return ctx.midAnswer
-      ? new MedchatError('the service sent a malformed line in the answer stream; the answer is incomplete', ExitCode.failure, 'malformed')
-      : new MedchatError('the service sent a malformed line in the answer stream; try again', ExitCode.failure, 'malformed');
+      ? new MedchatError(chatText.malformedMidAnswer, ExitCode.failure, 'malformed')
+      : new MedchatError(chatText.malformed, ExitCode.failure, 'malformed');
   }
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);
@@ -124,11 +124,11 @@ export function describeServiceError(err: unknown, ctx: ErrorContext): MedchatEr
   if (connection) return connection;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /terminated|other side closed|socket hang up/i.test(message)) {
     return ctx.midAnswer
-      ? new MedchatError(`the connection to ${where} was lost mid-answer; the answer is incomplete`, ExitCode.incomplete, 'incomplete')
-      : new MedchatError(`the connection to ${where} was lost before an answer arrived; try again`, ExitCode.failure, 'network');
+      ? new MedchatError(chatText.lostMidAnswer(where), ExitCode.incomplete, 'incomplete')
+      : new MedchatError(chatText.lostBeforeAnswer(where), ExitCode.failure, 'network');
   }
   if (err instanceof APIConnectionError) {
-    return new MedchatError(`cannot reach ${where}${code ? ` (${code})` : ''}; check the address and your network`, ExitCode.failure, 'network');
+    return new MedchatError(chatText.cannotReach(where, code), ExitCode.failure, 'network');
   }
-  return new MedchatError(`unexpected error: ${shortReason(message) || 'unknown'}`, ExitCode.failure);
+  return new MedchatError(chatText.unexpected(shortReason(message)), ExitCode.failure);
 }

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
+import { ioText } from '../i18n/messages/io.js';
 
 interface AtomicWriteOptions {
   /** Permissions of the new file (default 0600: what medchat writes can hold health details). */
@@ -31,7 +32,7 @@ export class FileWriteError extends Error {
     readonly code: string,
     readonly reason: string,
   ) {
-    super(`cannot write ${file}: ${reason} (${code})`);
+    super(ioText.cannotWrite(file, reason, code));
     this.name = 'FileWriteError';
   }
 
@@ -174,7 +175,7 @@ function destination(file: string, symlinks: 'replace' | 'refuse' | 'follow'): s
     throw toWriteError(file, err);
   }
   if (stat.isSymbolicLink()) {
-    if (symlinks === 'refuse') throw new FileWriteError(file, 'ELOOP', 'it is a symbolic link, and medchat does not write through links');
+    if (symlinks === 'refuse') throw new FileWriteError(file, 'ELOOP', ioText.isSymlink);
     if (symlinks === 'replace') return file;
     let real: string;
     try {
@@ -186,40 +187,41 @@ function destination(file: string, symlinks: 'replace' | 'refuse' | 'follow'): s
     }
     return destination(real, 'refuse');
   }
-  if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', 'it is a folder');
-  if (!stat.isFile()) throw new FileWriteError(file, 'ENOTREG', 'it is not a regular file (a device, pipe or socket)');
+  if (stat.isDirectory()) throw new FileWriteError(file, 'EISDIR', ioText.isFolder);
+  if (!stat.isFile()) throw new FileWriteError(file, 'ENOTREG', ioText.notRegularWrite);
   return file;
 }
 
-const REASONS: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EFBIG: 'the file is larger than this system allows',
-  EIO: 'the disk reported an input/output error',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the disk is read-only',
-  ENOENT: 'its folder does not exist',
-  ENOTDIR: 'a part of its path is not a folder',
-  EISDIR: 'it is a folder',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files',
-  EXDEV: 'the temporary file landed on another disk',
-  ENAMETOOLONG: 'the name is too long',
+/** A few words for a person on what a system error code means for a write (read when it is written). */
+const REASONS: Record<string, () => string> = {
+  ENOSPC: () => ioText.diskFull,
+  EDQUOT: () => ioText.quotaUsed,
+  EFBIG: () => ioText.fileTooLarge,
+  EIO: () => ioText.diskIoError,
+  EACCES: () => ioText.permissionDenied,
+  EPERM: () => ioText.permissionDenied,
+  EROFS: () => ioText.readOnly,
+  ENOENT: () => ioText.noFolder,
+  ENOTDIR: () => ioText.notAFolderInPath,
+  EISDIR: () => ioText.isFolder,
+  EMFILE: () => ioText.tooManyFiles,
+  ENFILE: () => ioText.tooManyFiles,
+  EXDEV: () => ioText.otherDisk,
+  ENAMETOOLONG: () => ioText.nameTooLong,
 };
 
 function nextStepFor(code: string): string {
-  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return 'free some disk space';
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return "check the folder's permissions";
-  if (code === 'ELOOP') return 'give the real path instead of the link';
-  if (code === 'EISDIR' || code === 'ENOTREG' || code === 'ENOENT' || code === 'ENOTDIR') return 'choose another path';
-  return 'check the disk';
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return ioText.stepFreeSpace;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return ioText.stepPermissions;
+  if (code === 'ELOOP') return ioText.stepRealPath;
+  if (code === 'EISDIR' || code === 'ENOTREG' || code === 'ENOENT' || code === 'ENOTDIR') return ioText.stepOtherPath;
+  return ioText.stepCheckDisk;
 }
 
 export function toWriteError(file: string, err: unknown): FileWriteError {
   if (err instanceof FileWriteError) return err;
   const code = (err as NodeJS.ErrnoException)?.code ?? 'EIO';
-  return new FileWriteError(file, code, REASONS[code] ?? (code === 'EIO' ? REASONS.EIO! : 'the system refused'));
+  return new FileWriteError(file, code, REASONS[code]?.() ?? ioText.systemRefused);
 }
 
 function ignore(fn: () => void): void {

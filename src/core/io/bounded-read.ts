@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { ioText } from '../i18n/messages/io.js';
 
 /** Why a read was refused. */
 export type ReadProblem = 'missing' | 'denied' | 'folder' | 'not-regular' | 'too-big' | 'binary' | 'not-text' | 'error';
@@ -51,9 +52,9 @@ export function readFileBounded(file: string, opts: BoundedReadOptions): Buffer 
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw new FileReadError(`${what}: it is a folder; give a file`, 'folder');
+    if (stat.isDirectory()) throw new FileReadError(ioText.readFolder(what), 'folder');
     if (!stat.isFile()) {
-      throw new FileReadError(`${what}: not a regular file but ${kindOf(stat)}; ${opts.notRegularHint ?? 'give a regular file'}`, 'not-regular');
+      throw new FileReadError(ioText.readNotRegular(what, kindOf(stat), opts.notRegularHint), 'not-regular');
     }
     if (stat.size > opts.maxBytes) throw tooBig(what, opts, stat.size);
     // One byte more than the size tells a file that is longer than it says (/proc) or grew.
@@ -70,7 +71,7 @@ export function readFileBounded(file: string, opts: BoundedReadOptions): Buffer 
       try {
         n = fs.readSync(fd, buf, got, buf.length - got, null);
       } catch (err) {
-        throw new FileReadError(`${what}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'error');
+        throw new FileReadError(ioText.cannotReadIt(what, (err as NodeJS.ErrnoException).code ?? 'error'), 'error');
       }
       if (n === 0) break;
       got += n;
@@ -162,12 +163,12 @@ export async function* readPipe(fd: number, noWriter: () => Error): AsyncGenerat
 export function decodeText(bytes: Uint8Array, what: string): string {
   const nul = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0);
   if (nul >= 0) {
-    throw new FileReadError(`${what}: looks binary (a NUL byte at byte ${nul} of ${bytes.length}); medchat reads text only (convert it to text first)`, 'binary');
+    throw new FileReadError(ioText.looksBinary(what, nul, bytes.length), 'binary');
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
-    throw new FileReadError(`${what}: is not UTF-8 text; medchat reads text only (convert it first, e.g. iconv -t utf-8)`, 'not-text');
+    throw new FileReadError(ioText.notUtf8(what), 'not-text');
   }
 }
 
@@ -180,26 +181,25 @@ export function formatBytes(n: number): string {
 
 /** A folder, a FIFO, a device or a socket, for messages. */
 export function kindOf(stat: fs.Stats): string {
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isFIFO()) return 'a FIFO (named pipe)';
-  if (stat.isCharacterDevice()) return 'a character device';
-  if (stat.isBlockDevice()) return 'a block device';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isFile()) return 'a file';
-  return 'not a file';
+  if (stat.isDirectory()) return ioText.kindFolder;
+  if (stat.isFIFO()) return ioText.kindFifo;
+  if (stat.isCharacterDevice()) return ioText.kindCharDevice;
+  if (stat.isBlockDevice()) return ioText.kindBlockDevice;
+  if (stat.isSocket()) return ioText.kindSocket;
+  if (stat.isFile()) return ioText.kindFile;
+  return ioText.kindNotFile;
 }
 
 function tooBig(what: string, opts: BoundedReadOptions, size?: number): FileReadError {
-  const how = size !== undefined ? `is ${formatBytes(size)}` : 'is larger still (reading stopped there)';
-  return new FileReadError(`${what}: ${how}, more than the ${formatBytes(opts.maxBytes)} it may be; ${opts.tooBigHint ?? 'give a smaller file'}`, 'too-big');
+  return new FileReadError(ioText.tooBig(what, size !== undefined ? formatBytes(size) : undefined, formatBytes(opts.maxBytes), opts.tooBigHint), 'too-big');
 }
 
 function openError(what: string, err: unknown): FileReadError {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return new FileReadError(`${what}: no such file`, 'missing');
-  if (code === 'EACCES' || code === 'EPERM') return new FileReadError(`${what}: permission denied; check its permissions (ls -l)`, 'denied');
-  if (code === 'EISDIR') return new FileReadError(`${what}: it is a folder; give a file`, 'folder');
-  if (code === 'ENXIO') return new FileReadError(`${what}: not a regular file (a socket or device with nothing behind it); give a regular file`, 'not-regular');
-  if (code === 'ENOTDIR') return new FileReadError(`${what}: a part of its path is a file, not a folder; check the path`, 'error');
-  return new FileReadError(`${what}: cannot open it (${code ?? 'error'})`, 'error');
+  if (code === 'ENOENT') return new FileReadError(ioText.noSuchFile(what), 'missing');
+  if (code === 'EACCES' || code === 'EPERM') return new FileReadError(ioText.readDenied(what), 'denied');
+  if (code === 'EISDIR') return new FileReadError(ioText.readFolder(what), 'folder');
+  if (code === 'ENXIO') return new FileReadError(ioText.nothingBehind(what), 'not-regular');
+  if (code === 'ENOTDIR') return new FileReadError(ioText.fileInPath(what), 'error');
+  return new FileReadError(ioText.cannotOpen(what, code ?? 'error'), 'error');
 }

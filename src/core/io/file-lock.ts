@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { nodeFileOps, writeAll, type FileOps } from './file-ops.js';
+import { ioText } from '../i18n/messages/io.js';
 
 interface LockOptions {
   ops?: FileOps;
@@ -36,7 +37,7 @@ export class LockTimeoutError extends Error {
     /** The user who owns the lock file, when it is not this process's user ("user alice"): only they can remove it. */
     readonly owner?: string,
   ) {
-    super(`${lockFile} is held by ${holder}`);
+    super(ioText.lockHeld(lockFile, holder));
     this.name = 'LockTimeoutError';
   }
 }
@@ -51,7 +52,7 @@ export class LockUnusableError extends Error {
     /** What to do: "remove it, then run again". */
     readonly remedy: string,
   ) {
-    super(`${lockFile} ${problem}; ${remedy}`);
+    super(ioText.lockUnusable(lockFile, problem, remedy));
     this.name = 'LockUnusableError';
   }
 }
@@ -144,7 +145,7 @@ function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number
         const code = (err as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT') {
           // Stale, but it stays: say so once instead of looking at it again and again.
-          throw new LockUnusableError(lockFile, `was left by ${seen.why}, but medchat cannot remove it (${code})`, seen.owner ? `ask ${seen.owner} to remove it` : "remove it, or check the folder's permissions");
+          throw new LockUnusableError(lockFile, ioText.lockCannotRemove(seen.why, code ?? 'error'), seen.owner ? ioText.askOwnerToRemove(seen.owner) : ioText.removeOrPermissions);
         }
         // ENOENT: another process broke it first
       }
@@ -158,7 +159,7 @@ function acquire(lockFile: string, ops: FileOps, waitMs: number, staleMs: number
       }
     } else if (now >= deadline + 1000) {
       // Gone or broken each time, yet never ours: others keep taking it.
-      throw new LockTimeoutError(lockFile, 'other processes that keep taking it');
+      throw new LockTimeoutError(lockFile, ioText.othersKeepTaking);
     }
     // A lock just broken, or gone, is tried again at once (twice at most); everything else sleeps.
     if (seen.state === 'held' || quickRetries++ >= 2) {
@@ -181,12 +182,11 @@ function inspect(lockFile: string, staleMs: number): Seen {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { state: 'gone' };
-    throw new LockUnusableError(lockFile, `cannot be looked at (${code})`, "check the folder's permissions");
+    throw new LockUnusableError(lockFile, ioText.lockCannotLook(code ?? 'error'), ioText.stepPermissions);
   }
-  if (st.isDirectory()) throw new LockUnusableError(lockFile, 'is a folder, not a lock medchat made', 'move or remove that folder, then run again');
+  if (st.isDirectory()) throw new LockUnusableError(lockFile, ioText.lockIsFolder, ioText.moveFolderRunAgain);
   if (!st.isFile()) {
-    const what = st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
-    throw new LockUnusableError(lockFile, `is ${what}, not a lock medchat made`, 'remove it, then run again');
+    throw new LockUnusableError(lockFile, st.isSymbolicLink() ? ioText.lockIsSymlink : ioText.lockNotRegular, ioText.removeRunAgain);
   }
   const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
   const owner = mine ? undefined : userName(st.uid);
@@ -198,10 +198,10 @@ function inspect(lockFile: string, staleMs: number): Seen {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { state: 'gone' };
-    if (code !== 'EACCES' && code !== 'EPERM') throw new LockUnusableError(lockFile, `cannot be read (${code})`, 'remove it, then run again');
+    if (code !== 'EACCES' && code !== 'EPERM') throw new LockUnusableError(lockFile, ioText.lockCannotRead(code ?? 'error'), ioText.removeRunAgain);
     // Someone else's lock, closed to us: it may be held by a live process of theirs until it is old.
-    if (age > staleMs) return { state: 'stale', why: `${owner ?? 'you'} ${ago(age)} (it cannot be read)`, owner };
-    return { state: 'held', holder: `a process of ${owner ?? 'yours'}; its lock cannot be read`, stamp, owner };
+    if (age > staleMs) return { state: 'stale', why: ioText.staleUnreadable(owner, ago(age)), owner };
+    return { state: 'held', holder: ioText.heldUnreadable(owner), stamp, owner };
   }
   const why = judge(text, age, staleMs);
   return why.stale ? { state: 'stale', why: why.text, owner } : { state: 'held', holder: why.text, stamp, owner };
@@ -213,29 +213,29 @@ function judge(content: string, age: number, staleMs: number): { stale: boolean;
   const fields = new Map(rest.map((f) => [f.slice(0, f.indexOf(':')), f.slice(f.indexOf(':') + 1)]));
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) {
-    return age > Math.min(1000, staleMs) ? { stale: true, text: `a process that never finished writing it, ${ago(age)}` } : { stale: false, text: 'a process that is just starting' };
+    return age > Math.min(1000, staleMs) ? { stale: true, text: ioText.neverFinished(ago(age)) } : { stale: false, text: ioText.justStarting };
   }
-  if (age > staleMs) return { stale: true, text: `pid ${pid}, ${ago(age)}` };
-  if (host && host !== os.hostname()) return { stale: false, text: `pid ${pid} on ${host}` };
+  if (age > staleMs) return { stale: true, text: ioText.pidAgo(pid, ago(age)) };
+  if (host && host !== os.hostname()) return { stale: false, text: ioText.pidOnHost(pid, host) };
   const boot = fields.get('boot');
   const bootNow = bootId();
-  if (boot && bootNow && boot !== bootNow) return { stale: true, text: `pid ${pid}, before the machine last started` };
+  if (boot && bootNow && boot !== bootNow) return { stale: true, text: ioText.pidBeforeBoot(pid) };
   if (pid === process.pid) {
     // This process's own lock, taken earlier and held (a batch's, for its whole run), when it
     // recorded this process's start; else a leftover of an earlier process with this pid.
     const start = fields.get('start');
-    if (start && start === processStart(pid)) return { stale: false, text: `pid ${pid}` };
-    return { stale: true, text: `pid ${pid}, an earlier process with this process's pid` };
+    if (start && start === processStart(pid)) return { stale: false, text: ioText.pid(pid) };
+    return { stale: true, text: ioText.pidEarlierProcess(pid) };
   }
   try {
     process.kill(pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return { stale: true, text: `pid ${pid}, which no longer runs` };
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return { stale: true, text: ioText.pidGone(pid) };
   }
   const start = fields.get('start');
   const startNow = start ? processStart(pid) : undefined;
-  if (start && startNow && start !== startNow) return { stale: true, text: `pid ${pid}, which no longer runs (that pid is now another process)` };
-  return { stale: false, text: `pid ${pid}` };
+  if (start && startNow && start !== startNow) return { stale: true, text: ioText.pidReused(pid) };
+  return { stale: false, text: ioText.pid(pid) };
 }
 
 /** The first bytes of a lock (all a lock holds), never through a link and never waiting on a pipe put there meanwhile. */
@@ -253,9 +253,9 @@ function readHead(file: string): string {
 /** "5m ago" for a lock's age. */
 function ago(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s < 120) return `${s}s ago`;
-  if (s < 7200) return `${Math.round(s / 60)}m ago`;
-  return `${Math.round(s / 3600)}h ago`;
+  if (s < 120) return ioText.secondsAgo(s);
+  if (s < 7200) return ioText.minutesAgo(Math.round(s / 60));
+  return ioText.hoursAgo(Math.round(s / 3600));
 }
 
 /** When a process started, in clock ticks since boot (/proc/<pid>/stat field 22); undefined where there is no /proc. */

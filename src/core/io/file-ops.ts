@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { ioText } from '../i18n/messages/io.js';
 
 /**
  * The few file-system calls a durable write makes, behind one small interface, so tests can put
@@ -31,7 +32,7 @@ export function writeAll(ops: FileOps, fd: number, bytes: Uint8Array): void {
   let offset = 0;
   while (offset < bytes.length) {
     const n = ops.write(fd, bytes, offset, bytes.length - offset);
-    if (!(n > 0)) throw errnoError('EIO', `the disk accepted none of the last ${bytes.length - offset} bytes`);
+    if (!(n > 0)) throw errnoError('EIO', ioText.diskAcceptedNone(bytes.length - offset));
     offset += n;
   }
 }

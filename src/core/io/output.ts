@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import { ExitCode } from '../exit-codes.js';
+import { ioText } from '../i18n/messages/io.js';
 
 const attached = new Set<NodeJS.WritableStream>();
 
@@ -114,9 +115,9 @@ export class OutputWriter {
 /** What a write error means, and what to do: the text of the one `medchat:` line. */
 export function describeWriteFailure(name: 'stdout' | 'stderr', err: NodeJS.ErrnoException): string {
   const code = err.code ?? 'error';
-  if (code === 'ENOSPC') return `cannot write to ${name} (ENOSPC: no space left on the device); free some space or send ${name} elsewhere`;
-  if (code === 'EBADF') return `cannot write to ${name} (EBADF: it is closed); run medchat with ${name} open`;
-  return `cannot write to ${name} (${code}); check where ${name} goes and try again`;
+  if (code === 'ENOSPC') return ioText.streamNoSpace(name);
+  if (code === 'EBADF') return ioText.streamClosed(name);
+  return ioText.streamFailed(name, code);
 }
 
 /** Write one line to stderr now, ignoring any failure (stderr may be the thing that is broken). */

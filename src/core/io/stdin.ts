@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js';
 import { decodeText, readStreamBounded } from './bounded-read.js';
+import { ioText } from '../i18n/messages/io.js';
 
 /**
  * The most text one input may hold (stdin, a `-f` file, a batch line): 2 MB, 16 bytes for each
@@ -17,7 +18,7 @@ export const MAX_INPUT_BYTES = 2 * 1024 * 1024;
 export async function readStdinText(stream: NodeJS.ReadableStream = process.stdin, maxBytes = MAX_INPUT_BYTES): Promise<string> {
   const bytes = await readStreamBounded(stream, maxBytes, () =>
     usageError(
-      `stdin is larger than ${formatBytes(maxBytes)}, more than the model's context window can hold; send a smaller part of it (e.g. head -c 400000 file | medchat "…")`,
+      ioText.stdinTooLarge(formatBytes(maxBytes)),
     ),
   );
   return decodeText(bytes, 'stdin');

@@ -2,6 +2,7 @@ import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { toWriteError, writeFileAtomic } from './atomic-file.js';
 import type { FileOps } from './file-ops.js';
+import { ioText } from '../i18n/messages/io.js';
 
 /**
  * A file at a path the user named (`sessions export -o`, `/export`): written 0600 (it holds a
@@ -14,6 +15,6 @@ export function writeUserFile(file: string, text: string, ops?: FileOps): void {
     writeFileAtomic(file, text, { mode: 0o600, symlinks: 'refuse', ops });
   } catch (err) {
     const e = toWriteError(file, err);
-    throw new MedchatError(`cannot write ${file}: ${e.reason} (${e.code}); nothing was written; ${e.nextStep}`, ExitCode.usage, 'usage');
+    throw new MedchatError(ioText.cannotWriteNothingWritten(file, e.reason, e.code, e.nextStep), ExitCode.usage, 'usage');
   }
 }

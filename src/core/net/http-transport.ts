@@ -54,6 +54,7 @@ function agentFor(protocol: string): http.Agent {
 }
 
 const abortReason = (signal: AbortSignal): unknown =>
+  // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
   signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 
 function requestHeaders(init: HeadersInit | undefined): Record<string, string> {
@@ -86,6 +87,7 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
   try {
     url = input instanceof URL ? input : new URL(input);
   } catch (err) {
+    // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
     return Promise.reject(new TypeError('Failed to parse URL', { cause: err }));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fallback(input, init, watch);
@@ -96,16 +98,20 @@ export const httpFetch: WatchedFetch = (input, init, watch) => {
 async function follow(url: URL, init: RequestInit, watch: BodyWatch | undefined, hops: number): Promise<Response> {
   const outcome = await send(url, init, watch);
   if (outcome instanceof Response) return outcome;
+  // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
   if ((init.redirect ?? 'follow') === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
   if (hops >= MAX_REDIRECTS) {
+    // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
     throw new TypeError('fetch failed', { cause: Object.assign(new Error(`redirect count exceeded (${url.host})`), { code: 'MEDCHAT_REDIRECT_LOOP', host: url.host }) });
   }
   let next: URL;
   try {
     next = new URL(outcome.location, url);
   } catch (err) {
+    // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
     throw new TypeError('fetch failed', { cause: err });
   }
+  // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
   if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error(`redirect to ${next.protocol}`) });
   const method = (init.method ?? 'GET').toUpperCase();
   const headers = requestHeaders(init.headers);
@@ -216,6 +222,7 @@ function sendOn(
     }
     signal?.addEventListener('abort', onAbort, { once: true });
 
+    // i18n-exempt: fetch's own internal error, turned into a message by network-errors.ts
     request.on('error', (err) => fail(settled ? new TypeError('terminated', { cause: err }) : new TypeError('fetch failed', { cause: err })));
     request.on('socket', (socket) => {
       if (!socket.connecting) return;

@@ -6,6 +6,7 @@ import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { proxyFor } from './http.js';
 import { PROXY_CLOSED, PROXY_SILENT, PROXY_STATUS } from './proxy-tunnel.js';
+import { netText } from '../i18n/messages/net.js';
 
 /** Error codes that mean the server's certificate was not trusted or TLS failed. */
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|EPROTO/;
@@ -37,9 +38,8 @@ const proxyVariable = (baseUrl: string) => (baseUrl.startsWith('https:') ? 'HTTP
 /** A 407 from the proxy: it wants a user name and password. */
 export function proxyAuthError(proxy: URL, baseUrl: string): MedchatError {
   const v = proxyVariable(baseUrl);
-  const how = proxy.username ? 'the user name or password in' : 'put them in';
   return new MedchatError(
-    `the proxy ${proxy.host} wants a user name and password (407); ${how} ${v}, e.g. ${v}=http://user:password@${proxy.host}`,
+    netText.proxyAuth(proxy.host, proxy.username !== '', v),
     ExitCode.failure,
     'proxy-auth',
   );
@@ -74,8 +74,8 @@ export function describeConnectionFailure(err: unknown, baseUrl: string): Medcha
   const proxy = proxyFor(baseUrl);
   if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')) {
     // With a proxy, medchat connects only to the proxy: a connection failure is the proxy's.
-    const why = code === 'ECONNREFUSED' ? 'connection refused' : code.startsWith('E') && code !== 'ETIMEDOUT' ? 'DNS lookup failed' : 'timed out';
-    return new MedchatError(`cannot connect to the proxy ${proxy.host} (${why}); check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it)`, ExitCode.failure, 'network');
+    const why = code === 'ECONNREFUSED' ? netText.proxyRefused : code.startsWith('E') && code !== 'ETIMEDOUT' ? netText.proxyDns : netText.proxyTimedOut;
+    return new MedchatError(netText.proxyUnreachable(proxy.host, why), ExitCode.failure, 'network');
   }
   if (proxy) {
     const refusal = causeWith(err, PROXY_STATUS);
@@ -83,37 +83,37 @@ export function describeConnectionFailure(err: unknown, baseUrl: string): Medcha
     if (refusal) {
       const status = refusal.status as number;
       return status === 403 || status === 405
-        ? new MedchatError(`the proxy ${proxy.host} refused to tunnel to ${where} (CONNECT, ${status}); ask its operator to allow this port, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy')
-        : new MedchatError(`the proxy ${proxy.host} could not reach ${where} (${status}); check the address, or NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+        ? new MedchatError(netText.proxyForbidsTunnel(proxy.host, where, status), ExitCode.failure, 'proxy')
+        : new MedchatError(netText.proxyCannotReach(proxy.host, where, status), ExitCode.failure, 'proxy');
     }
     if (causeWith(err, PROXY_CLOSED)) {
-      return new MedchatError(`the proxy ${proxy.host} closed the connection when asked to tunnel to ${where} (CONNECT); ask its operator to allow this port, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'proxy');
+      return new MedchatError(netText.proxyClosedTunnel(proxy.host, where), ExitCode.failure, 'proxy');
     }
     if (causeWith(err, PROXY_SILENT)) {
-      return new MedchatError(`the proxy ${proxy.host} did not answer when asked to tunnel to ${where} (CONNECT); check ${proxyVariable(baseUrl)}, or set NO_PROXY if the service is inside your network`, ExitCode.failure, 'timeout');
+      return new MedchatError(netText.proxySilent(proxy.host, where, proxyVariable(baseUrl)), ExitCode.failure, 'timeout');
     }
   }
   const loop = causeWith(err, 'MEDCHAT_REDIRECT_LOOP');
   if (loop) {
-    return new MedchatError(`the service redirected too many times (a redirect loop at ${String(loop.host ?? where)}); check the address with: medchat config get base-url`, ExitCode.failure, 'redirect-loop');
+    return new MedchatError(netText.redirectLoop(String(loop.host ?? where)), ExitCode.failure, 'redirect-loop');
   }
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new MedchatError(`${where} sent response headers larger than 16 KB (the limit); the service or a proxy in between is misbehaving, try again later`, ExitCode.failure, 'too-much');
+    return new MedchatError(netText.headersTooLarge(where), ExitCode.failure, 'too-much');
   }
   if (code?.startsWith('HPE_')) {
-    return new MedchatError(`${where} sent a malformed HTTP response (${code}); the service or a proxy in between is misbehaving, try again later`, ExitCode.failure, 'malformed');
+    return new MedchatError(netText.malformedHttp(where, code), ExitCode.failure, 'malformed');
   }
   if (code === 'ECONNREFUSED') {
-    return new MedchatError(`cannot connect to ${where} (connection refused); check the address with: medchat config get base-url`, ExitCode.failure, 'network');
+    return new MedchatError(netText.refused(where), ExitCode.failure, 'network');
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new MedchatError(`cannot find the host ${where} (DNS lookup failed); check the address and your network`, ExitCode.failure, 'network');
+    return new MedchatError(netText.noHost(where), ExitCode.failure, 'network');
   }
   if (code && TLS_CODES.test(code)) {
-    return new MedchatError(`the TLS certificate of ${where} is not trusted (${code}); for a private CA set NODE_EXTRA_CA_CERTS=/path/to/ca.pem`, ExitCode.failure, 'tls');
+    return new MedchatError(netText.untrustedTls(where, code), ExitCode.failure, 'tls');
   }
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return new MedchatError(`timed out connecting to ${where}; check your network or proxy settings`, ExitCode.failure, 'timeout');
+    return new MedchatError(netText.connectTimeout(where), ExitCode.failure, 'timeout');
   }
   return undefined;
 }

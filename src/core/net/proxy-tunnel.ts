@@ -37,6 +37,7 @@ export function forwardOptions(proxy: URL, target: URL): http.RequestOptions & {
 }
 
 const proxyFailure = (message: string, code: string, extra: Record<string, unknown> = {}) =>
+  // i18n-exempt: internal cause, turned into a message by network-errors.ts
   new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code, ...extra }) });
 
 /**
@@ -55,6 +56,7 @@ export function openTunnel(proxy: URL, target: URL, signal: AbortSignal | undefi
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     const deadline = setTimeout(
+      // i18n-exempt: internal cause, turned into a message by network-errors.ts
       () => settle(proxyFailure(`the proxy did not answer CONNECT ${authority} within ${formatDuration(PROXY_TUNNEL_TIMEOUT_MS)}`, PROXY_SILENT, { target: authority })),
       PROXY_TUNNEL_TIMEOUT_MS,
     );
@@ -80,6 +82,7 @@ export function openTunnel(proxy: URL, target: URL, signal: AbortSignal | undefi
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const refused = (status: number) =>
+      // i18n-exempt: internal cause, turned into a message by network-errors.ts
       proxyFailure(`Proxy response (${status}) to CONNECT ${authority}`, PROXY_STATUS, { status, target: authority });
     req.on('connect', (res: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
       if (res.statusCode !== 200) return settle(refused(res.statusCode ?? 0), socket);
@@ -100,9 +103,12 @@ export function openTunnel(proxy: URL, target: URL, signal: AbortSignal | undefi
       // Refused, unresolvable or timed out: the proxy is down (the codes say so). Anything else
       // (closed or reset while asking for the tunnel, a garbled answer): the proxy would not tunnel.
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'ETIMEDOUT') {
+        // i18n-exempt: internal cause, turned into a message by network-errors.ts
         settle(new TypeError('fetch failed', { cause: err }));
       } else if (err.code?.startsWith('HPE_')) {
+        // i18n-exempt: internal cause, turned into a message by network-errors.ts
         settle(new TypeError('fetch failed', { cause: err }));
+      // i18n-exempt: internal cause, turned into a message by network-errors.ts
       } else settle(proxyFailure(`the proxy closed the connection on CONNECT ${authority}: ${err.message}`, PROXY_CLOSED, { target: authority }));
     });
     req.end();

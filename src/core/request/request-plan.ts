@@ -26,6 +26,7 @@ import { resolveSchemaSpec } from './schema/source.js';
 import { compileSchema, type CompiledSchema } from './schema/validate.js';
 import type { Settings } from '../config/settings.js';
 import { activePolicy, announceLock } from '../config/policy.js';
+import { requestText } from '../i18n/messages/request.js';
 
 interface PlanCommon {
   settings: Settings;
@@ -93,7 +94,7 @@ export interface Planner {
 function roleMaxTokens(role: Role | undefined): number | undefined {
   const ceiling = activePolicy().maxTokens;
   if (role?.maxTokens === undefined || ceiling === undefined || role.maxTokens <= ceiling) return role?.maxTokens;
-  announceLock('max-tokens', `max-tokens is ${ceiling}, the most allowed`);
+  announceLock('max-tokens', requestText.maxTokensCeiling(ceiling));
   return ceiling;
 }
 
@@ -194,7 +195,7 @@ interface PlanFlags {
  * set winning over the role; `--schema-multi` only with `--schema`.
  */
 export async function plannerForFlags(o: PlanFlags, settings: () => Settings, where: { rolesFolder?: string; configFile?: string } = {}): Promise<{ planner: Planner; role: Role | undefined }> {
-  if (o.schemaMulti && o.schema === undefined) throw usageError("--schema-multi goes with --schema 'name, dose_mg number'");
+  if (o.schemaMulti && o.schema === undefined) throw usageError(requestText.schemaMultiNeedsSchema);
   const role = o.role !== undefined ? loadRole(o.role, where.rolesFolder) : undefined;
   const planner = await makePlanner({
     settings: settings(),

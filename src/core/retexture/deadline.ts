@@ -58,7 +58,7 @@ export function requestTimer(outer: AbortSignal | undefined, limitMs: number, de
   const fire = (why: Expiry) => {
     if (controller.signal.aborted) return;
     expired = why;
-    controller.abort(Object.assign(new Error(why === 'deadline' ? 'deadline passed' : 'request timed out'), { name: 'TimeoutError' }));
+    controller.abort(Object.assign(new Error(why === 'deadline' ? 'deadline passed' : 'request timed out') /* i18n-exempt: an abort reason, described by service-http.ts */, { name: 'TimeoutError' }));
   };
   const arm = () => {
     if (timer) clearTimeout(timer);

@@ -9,6 +9,7 @@ import { shellQuote } from '../text/shell-quote.js';
 import { extensionFor, sniffImageType, type ImageMime } from './image-input.js';
 import { DOWNLOAD_IDLE_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
 import { deadlinePassed, describeNetworkError, hostOf, readBodyLimited, requestTimedOut, serviceText, type ServiceConnection } from './service-http.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 /**
  * The largest result image medchat downloads. Retexture results are a few MB; the bytes are
@@ -24,10 +25,10 @@ export function resolveImageUrl(imageUrl: string, baseUrl: string): string {
   try {
     url = new URL(imageUrl, baseUrl.replace(/\/*$/, '/'));
   } catch {
-    throw new MedchatError(`the service gave an image URL that is not valid: ${JSON.stringify(serviceText(imageUrl, 100))}`, ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.badImageUrl(JSON.stringify(serviceText(imageUrl, 100))), ExitCode.failure, 'malformed');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MedchatError(`the service gave an image URL that is not an http(s) link (${serviceText(url.protocol, 20)}); see the record with --json`, ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.notHttpImageUrl(serviceText(url.protocol, 20)), ExitCode.failure, 'malformed');
   }
   return url.toString();
 }
@@ -61,7 +62,7 @@ export async function downloadImage(
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
       throw new MedchatError(
-        `could not download the image from ${hostOf(url)} (${res.status}); the URL is printed above if you want to try it yourself`,
+        retextureText.downloadFailed(hostOf(url), res.status),
         ExitCode.failure,
         'download',
       );
@@ -72,7 +73,8 @@ export async function downloadImage(
       maxBytes,
       () =>
         new MedchatError(
-          `the image at ${hostOf(url)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; not downloaded${opts.taskId ? ` (fetch it another way: medchat task ${shellQuote(opts.taskId)} prints its URL)` : ''}`,
+          // i18n-exempt: a command
+          retextureText.downloadTooLarge(hostOf(url), Math.round(maxBytes / 1024 / 1024), opts.taskId ? `medchat task ${shellQuote(opts.taskId)}` : undefined),
           ExitCode.failure,
           'download',
         ),
@@ -80,8 +82,8 @@ export async function downloadImage(
     );
   } catch (err) {
     const expired = timer.expired();
-    if (expired === 'deadline') throw deadlinePassed('the image download');
-    if (expired === 'request') throw requestTimedOut('the image download', url, DOWNLOAD_IDLE_TIMEOUT_MS);
+    if (expired === 'deadline') throw deadlinePassed(retextureText.theImageDownload);
+    if (expired === 'request') throw requestTimedOut(retextureText.theImageDownload, url, DOWNLOAD_IDLE_TIMEOUT_MS);
     throw err instanceof MedchatError ? err : describeNetworkError(err, url);
   } finally {
     timer.dispose();
@@ -90,7 +92,7 @@ export async function downloadImage(
   if (!mime) {
     const type = res.headers.get('content-type')?.split(';')[0]?.trim();
     throw new MedchatError(
-      `the download from ${hostOf(url)} is not an image (${bytes.length === 0 ? 'empty' : serviceText(type, 60) || 'unknown type'}); nothing was written`,
+      retextureText.notAnImage(hostOf(url), bytes.length === 0 ? undefined : serviceText(type, 60) || retextureText.unknownType),
       ExitCode.failure,
       'download',
     );
@@ -131,13 +133,13 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array, ops?: F
   try {
     await fsp.mkdir(dir, { recursive: true });
   } catch (err) {
-    throw usageError(`cannot create the folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    throw usageError(retextureText.cannotCreateFolder(dir, String((err as NodeJS.ErrnoException).code ?? err)));
   }
   try {
     writeFileAtomicSync(target, bytes, { mode: 0o644, ops });
   } catch (err) {
     const e = toWriteError(target, err);
-    throw new MedchatError(`cannot write ${target}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.usage, 'usage');
+    throw new MedchatError(retextureText.cannotWrite(target, e.reason, e.code, e.nextStep), ExitCode.usage, 'usage');
   }
 }
 

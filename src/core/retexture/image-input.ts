@@ -4,6 +4,7 @@ import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { shellQuote } from '../text/shell-quote.js';
 import { readPipe, readStreamBounded } from '../io/bounded-read.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 /** The image types the service takes, found from the bytes (never from a file name). */
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
@@ -62,14 +63,14 @@ function isImageLink(spec: string): boolean {
 export async function loadImageInput(spec: string, opts: ImageInputOptions = {}): Promise<ImageInput> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMAGE_MB * 1024 * 1024;
   const raw = spec;
-  if (raw.trim() === '') throw usageError('--image is empty; give a file, an http(s):// link, or - for stdin');
+  if (raw.trim() === '') throw usageError(retextureText.imageEmptyFlag);
   if (isImageLink(raw)) {
     const link = raw.trim();
     try {
       const u = new URL(link);
-      if (!u.hostname) throw new Error('no host');
+      if (!u.hostname) throw new Error('no host'); // i18n-exempt: caught just below
     } catch {
-      throw usageError(`--image ${JSON.stringify(link.slice(0, 80))} is not a valid link; check it, or give a file path`);
+      throw usageError(retextureText.badLink(JSON.stringify(link.slice(0, 80))));
     }
     return { kind: 'url', value: link, label: link };
   }
@@ -82,9 +83,9 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
   let kind: 'file' | 'stdin';
   if (raw === '-') {
     kind = 'stdin';
-    label = 'the image on stdin';
+    label = retextureText.imageOnStdin;
     const stdin = opts.stdin ?? process.stdin;
-    if ((stdin as { isTTY?: boolean }).isTTY) throw usageError('--image - reads the image from stdin, but stdin is a terminal; pipe a file in, e.g. medchat retexture --image - "…" < scan.png');
+    if ((stdin as { isTTY?: boolean }).isTTY) throw usageError(retextureText.stdinIsTerminal);
     bytes = await readAll(stdin, maxBytes, label);
   } else {
     kind = 'file';
@@ -94,14 +95,14 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
     try {
       const st = await fsp.stat(raw);
       fifo = st.isFIFO();
-      if (st.isDirectory()) throw usageError(`${raw} is a folder; give an image file`);
+      if (st.isDirectory()) throw usageError(retextureText.isFolder(raw));
       // A regular file's size is known before reading; a device or a pipe (/dev/zero, <(…)) is
       // read with the same cap, so nothing endless is ever held.
       if (st.isFile() && st.size > maxBytes) throw tooLarge(label, st.size, maxBytes);
       regular = st.isFile();
     } catch (err) {
       if (err instanceof MedchatError) throw err;
-      throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+      throw usageError(retextureText.cannotRead(raw, describeFsError(err)));
     }
     let stream: fs.ReadStream | undefined;
     try {
@@ -110,7 +111,7 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
       } else if (fifo) {
         // Opened without blocking: a FIFO nothing writes to is refused, not waited on for ever.
         const fd = fs.openSync(raw, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-        const noWriter = () => usageError(`${raw} is a FIFO (named pipe) that nothing writes to; start the writer first, or pipe the image in with --image -`);
+        const noWriter = () => usageError(retextureText.fifoNoWriter(raw));
         bytes = await readAll(readPipe(fd, noWriter), maxBytes, label);
       } else {
         stream = fs.createReadStream(raw, { highWaterMark: 1024 * 1024 });
@@ -118,14 +119,14 @@ export async function loadImageInput(spec: string, opts: ImageInputOptions = {})
       }
     } catch (err) {
       if (err instanceof MedchatError) throw err;
-      throw usageError(`cannot read ${raw}: ${describeFsError(err)}`);
+      throw usageError(retextureText.cannotRead(raw, describeFsError(err)));
     } finally {
       stream?.destroy();
     }
   }
-  if (bytes.length === 0) throw usageError(`${label} is empty; give a PNG, JPEG, WebP or GIF image`);
+  if (bytes.length === 0) throw usageError(retextureText.imageEmpty(label));
   const mime = sniffImageType(bytes);
-  if (!mime) throw usageError(`${label} is not a PNG, JPEG, WebP or GIF image; convert it first`);
+  if (!mime) throw usageError(retextureText.notImage(label));
   const data = { mime, bytes };
   return {
     kind,
@@ -148,14 +149,13 @@ function notALinkWeTake(spec: string, scheme: string): string {
     } catch {
       /* not a usable file URL: no path to suggest */
     }
-    return `--image takes an http(s):// link, a file path or - (stdin), not a file:// link; give the path itself${path ? `: --image ${shellQuote(path)}` : ''}`;
+    return retextureText.fileLink(path ? shellQuote(path) : undefined);
   }
-  return `--image takes an http(s):// link, a file path or - (stdin), not a ${scheme}:// link; download it first and give the file, or pipe it in with --image -`;
+  return retextureText.otherLink(scheme);
 }
 
 function tooLarge(label: string, size: number, maxBytes: number, stoppedReading = false): MedchatError {
-  const what = stoppedReading ? `is larger than the ${mb(maxBytes)} limit (reading stopped there)` : `is ${mb(size)}, larger than the ${mb(maxBytes)} limit`;
-  return new MedchatError(`${label} ${what}; send a smaller image, or raise the limit with --max-image-mb`, ExitCode.usage, 'usage');
+  return new MedchatError(retextureText.imageTooLarge(label, stoppedReading ? undefined : mb(size), mb(maxBytes)), ExitCode.usage, 'usage');
 }
 
 /** A regular file, read into one buffer of its size (no chunks to gather and copy); never more than `maxBytes`. */
@@ -171,7 +171,7 @@ async function readRegularFile(file: string, maxBytes: number, label: string): P
       if (bytesRead === 0) break;
       n += bytesRead;
     }
-    if (n > size) throw usageError(`${label} changed while it was being read; try again when it is complete`);
+    if (n > size) throw usageError(retextureText.imageChanged(label));
     return buf.subarray(0, n);
   } finally {
     await handle.close().catch(() => {});
@@ -184,9 +184,9 @@ function readAll(stream: AsyncIterable<Buffer | string>, maxBytes: number, label
 
 function describeFsError(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'ENOENT') return retextureText.noSuchFile;
+  if (code === 'EACCES' || code === 'EPERM') return retextureText.permissionDenied;
+  if (code === 'EISDIR') return retextureText.itIsFolder;
   return code ?? String((err as Error)?.message ?? err);
 }
 
@@ -194,6 +194,6 @@ function describeFsError(err: unknown): string {
 export function parseMaxImageMb(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_MAX_IMAGE_MB * 1024 * 1024;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw usageError(`--max-image-mb must be a positive number (got "${raw}")`);
+  if (!Number.isFinite(n) || n <= 0) throw usageError(retextureText.badMaxImageMb(raw));
   return Math.floor(n * 1024 * 1024);
 }

@@ -3,6 +3,7 @@
  * `medchat task` commands): the one job they all run (job.ts), and what they present it with.
  */
 import { usageError } from '../errors.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 export { runRetextureJob } from './job.js';
 export type { RetextureEvent, RetextureJobOptions, RetextureJobResult } from './job.js';
@@ -14,9 +15,9 @@ export type { RetextureEvent, RetextureJobOptions, RetextureJobResult } from './
 export function splitImageAndPrompt(args: string): { image: string; prompt: string } {
   const t = args.trim();
   const m = /^(?:"([^"]*)"|'([^']*)'|(\S+))\s*([\s\S]*)$/.exec(t);
-  if (!m || !(m[1] ?? m[2] ?? m[3])) throw usageError('usage: /retexture <image file or link> <prompt>');
+  if (!m || !(m[1] ?? m[2] ?? m[3])) throw usageError(retextureText.slashUsage);
   const image = (m[1] ?? m[2] ?? m[3])!.replace(/^~(?=\/)/, process.env.HOME ?? '~');
   const prompt = (m[4] ?? '').trim();
-  if (!prompt) throw usageError('add a prompt after the image: /retexture <image> <prompt>');
+  if (!prompt) throw usageError(retextureText.slashNeedsPrompt);
   return { image, prompt };
 }

@@ -33,6 +33,7 @@ import {
   type FollowOutcome,
   type TaskRecord,
 } from './task-poll.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 export type RetextureEvent =
   | { type: 'submitted'; taskId: string; code: number; description: string; response: Record<string, unknown> }
@@ -172,7 +173,7 @@ async function runJob(opts: RetextureJobOptions, deadline: CommandDeadline, stag
     taskId = opts.taskId;
     connect();
   } else {
-    if (!opts.prompt.trim()) throw usageError('give a prompt: what to change in the image');
+    if (!opts.prompt.trim()) throw usageError(retextureText.needsPrompt);
     const input = await untilStopped(loadImageInput(opts.image, { maxBytes: opts.maxImageBytes }), signal);
     const conn = connect();
     stage.phase = 'submit';
@@ -223,12 +224,12 @@ async function runJob(opts: RetextureJobOptions, deadline: CommandDeadline, stag
     result.image = await downloadImage(imageUrl, conn, { signal, deadline, taskId });
   } catch (err) {
     if (download === 'required' || signal?.aborted) throw err;
-    result.previewProblem = `no preview: ${err instanceof MedchatError ? err.message : String(err)}`;
+    result.previewProblem = retextureText.noPreview(err instanceof MedchatError ? err.message : String(err));
     return result;
   }
   if (opts.preview) {
     result.preview = renderPreview(result.image.bytes, opts.preview);
-    if (!result.preview) result.previewProblem = `no preview for ${result.image.mime} images on this terminal`;
+    if (!result.preview) result.previewProblem = retextureText.noPreviewFor(result.image.mime);
   }
   return result;
 }
@@ -248,7 +249,7 @@ const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError
 
 function viaProxy(conn: ServiceConnection | undefined): string {
   const proxy = conn && proxyFor(conn.baseUrl);
-  return proxy ? ` through the proxy ${proxy.host}` : '';
+  return proxy ? retextureText.throughProxy(proxy.host) : '';
 }
 
 /**
@@ -263,10 +264,10 @@ function explain(err: unknown, opts: RetextureJobOptions, deadline: CommandDeadl
     if (id !== undefined) {
       message =
         stage.phase === 'download'
-          ? `stopped the download; task ${shellQuote(id)} is done — get the image with: ${fetchAgain(id)}`
-          : `stopped waiting; task ${shellQuote(id)} goes on — follow it with: ${comeBackCommand(id)}`;
+          ? retextureText.stoppedDownload(shellQuote(id), fetchAgain(id))
+          : retextureText.stoppedWaiting(shellQuote(id), comeBackCommand(id));
     } else {
-      message = stage.phase === 'read' ? 'stopped before the image was sent' : 'interrupted before the service answered; the job may or may not have been submitted';
+      message = stage.phase === 'read' ? retextureText.stoppedBeforeSent : retextureText.interruptedBeforeAnswer;
     }
     return new MedchatError(message, ExitCode.interrupted, 'interrupted');
   }
@@ -276,14 +277,14 @@ function explain(err: unknown, opts: RetextureJobOptions, deadline: CommandDeadl
   const within = `${formatDuration(deadline.totalMs)}${opts.wording?.timeout ? ` (${opts.wording.timeout})` : ''}`;
   const via = viaProxy(stage.connection);
   if (id === undefined) {
-    return new MedchatError(`the service did not answer the submit${via} within ${within}; the job may or may not have been submitted`, ExitCode.deadline, 'deadline');
+    return new MedchatError(retextureText.submitUnanswered(via, within), ExitCode.deadline, 'deadline');
   }
   if (stage.phase === 'download') {
     return new MedchatError(
-      `task ${shellQuote(id)} is done, but the image did not download within ${formatDuration(deadline.totalMs)}; get it later with: ${fetchAgain(id)}`,
+      retextureText.downloadLate(shellQuote(id), formatDuration(deadline.totalMs), fetchAgain(id)),
       ExitCode.deadline,
       'deadline',
     );
   }
-  return new MedchatError(`no answer about task ${shellQuote(id)}${via} within ${formatDuration(deadline.totalMs)}; check again later with: ${comeBackCommand(id)}`, ExitCode.deadline, 'deadline');
+  return new MedchatError(retextureText.noAnswerAboutTask(shellQuote(id), via, formatDuration(deadline.totalMs), comeBackCommand(id)), ExitCode.deadline, 'deadline');
 }

@@ -1,26 +1,27 @@
 import { sanitizeForTerminal } from '../text/sanitize.js';
 import { formatSeconds } from '../text/format.js';
 import type { TaskUpdate } from './task-poll.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 /** How a status reads to a person. */
 function statusLabel(status: string): string {
   switch (status) {
     case '':
-      return 'waiting';
+      return retextureText.statusWaiting;
     case 'NOT_START':
-      return 'not started';
+      return retextureText.statusNotStarted;
     case 'SUBMITTED':
-      return 'queued';
+      return retextureText.statusQueued;
     case 'MODAL':
-      return 'waiting for input';
+      return retextureText.statusModal;
     case 'IN_PROGRESS':
-      return 'in progress';
+      return retextureText.statusInProgress;
     case 'SUCCESS':
-      return 'done';
+      return retextureText.statusDone;
     case 'FAILURE':
-      return 'failed';
+      return retextureText.statusFailed;
     case 'CANCEL':
-      return 'cancelled';
+      return retextureText.statusCancelled;
     default:
       return status.toLowerCase();
   }
@@ -66,7 +67,7 @@ export class ProgressReporter {
     this.last = u;
     this.lastAt = Date.now();
     if (this.opts.tty) this.draw();
-    else if (u.changed) this.stream.write(`medchat: task ${sanitizeForTerminal(this.id)}: ${describeUpdate(u)}\n`);
+    else if (u.changed) this.stream.write(`${retextureText.progressLine(sanitizeForTerminal(this.id), describeUpdate(u))}\n`);
   }
 
   /** A message line (a retry, a note); on a terminal the bar is redrawn under it. */
@@ -92,16 +93,22 @@ export class ProgressReporter {
   private draw(): void {
     const r = this.last?.record;
     const elapsed = this.last ? this.last.elapsedMs + (Date.now() - this.lastAt) : Date.now() - this.start;
-    const label = r ? statusLabel(r.status) : 'submitted';
+    const label = r ? statusLabel(r.status) : retextureText.statusSubmitted;
     const pct = r?.percent !== undefined ? `${String(r.percent).padStart(3)}%` : '   …';
     const bar = progressBar(r?.percent);
     const c = this.opts.colour;
     const coloured = c ? `\x1b[36m${bar}\x1b[39m` : bar;
     const dimmed = (s: string) => (c ? `\x1b[2m${s}\x1b[22m` : s);
     const cols = this.stream.columns || 80;
-    const plain = `${label.padEnd(12)} ${bar} ${pct}  ${formatSeconds(elapsed / 1000)}  task ${this.id}`;
-    const idPart = plain.length <= cols - 1 ? `  ${dimmed(`task ${sanitizeForTerminal(this.id)}`)}` : '';
-    this.stream.write(`\r\x1b[2K${sanitizeForTerminal(label).padEnd(12)} ${coloured} ${pct}  ${formatSeconds(elapsed / 1000)}${idPart}`);
+    const plain = `${padLabel(label)} ${bar} ${pct}  ${formatSeconds(elapsed / 1000)}  ${retextureText.task(this.id)}`;
+    const idPart = plain.length <= cols - 1 ? `  ${dimmed(retextureText.task(sanitizeForTerminal(this.id)))}` : '';
+    this.stream.write(`\r\x1b[2K${padLabel(sanitizeForTerminal(label))} ${coloured} ${pct}  ${formatSeconds(elapsed / 1000)}${idPart}`);
     this.drawn = true;
   }
+}
+
+/** A status label padded to 12 columns; a Chinese character takes two. */
+function padLabel(label: string): string {
+  const width = [...label].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
+  return label + ' '.repeat(Math.max(0, 12 - width));
 }

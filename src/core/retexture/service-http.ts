@@ -7,6 +7,8 @@ import { sanitizeForTerminal } from '../text/sanitize.js';
 import { formatDuration } from '../text/format.js';
 import { refusedKeyError, type KeySource } from '../config/api-key.js';
 import { REQUEST_TIMEOUT_MS, requestTimer, type CommandDeadline } from './deadline.js';
+import { retextureText } from '../i18n/messages/retexture.js';
+import { chatText } from '../i18n/messages/chat.js';
 
 export { hostOf };
 
@@ -57,7 +59,7 @@ export interface CallOptions {
 export async function callService(conn: ServiceConnection, method: 'GET' | 'POST', path: string, body: string | Buffer | undefined, opts: CallOptions = {}): Promise<ServiceResponse> {
   const fetchFn = await getFetch();
   const url = serviceUrl(conn, path);
-  const what = opts.what ?? 'the request';
+  const what = opts.what ?? retextureText.theRequest;
   const limitMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const timer = requestTimer(opts.signal, limitMs, opts.deadline);
   let res: Response;
@@ -138,7 +140,7 @@ const megabytes = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`
 
 function oversized(what: string, baseUrl: string): MedchatError {
   return new MedchatError(
-    `the service sent more than ${megabytes(MAX_RESPONSE_BYTES)} for ${what}, far more than it should; refused it — check the base URL (${hostOf(baseUrl)}) or try again later`,
+    retextureText.oversized(megabytes(MAX_RESPONSE_BYTES), what, hostOf(baseUrl)),
     ExitCode.failure,
     'oversized',
   );
@@ -149,15 +151,13 @@ function oversized(what: string, baseUrl: string): MedchatError {
  * caller says what that means (the task id, how to come back); polling turns it into a deadline outcome.
  */
 export function deadlinePassed(what: string): MedchatError {
-  return new MedchatError(`the deadline passed during ${what}`, ExitCode.deadline, 'deadline-cut');
+  return new MedchatError(retextureText.deadlinePassed(what), ExitCode.deadline, 'deadline-cut');
 }
 
 /** The request's own limit passed: no answer (or no end to it) in time. Names the proxy when one is used. */
 export function requestTimedOut(what: string, url: string, limitMs: number): MedchatError {
   const proxy = proxyFor(url);
-  const via = proxy ? ` through the proxy ${proxy.host}` : '';
-  const next = proxy ? 'check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again' : 'check the address and your network, then try again';
-  return new MedchatError(`no answer from ${hostOf(url)}${via} to ${what} within ${formatDuration(limitMs)}; ${next}`, ExitCode.failure, 'timeout');
+  return new MedchatError(retextureText.noAnswerWithin(hostOf(url), proxy?.host, what, formatDuration(limitMs)), ExitCode.failure, 'timeout');
 }
 
 export function isAbort(err: unknown): boolean {
@@ -167,18 +167,18 @@ export function isAbort(err: unknown): boolean {
 
 export function describeNetworkError(err: unknown, baseUrl: string): MedchatError {
   if (err instanceof MedchatError) return err;
-  if (isAbort(err)) return new MedchatError('interrupted', ExitCode.interrupted, 'interrupted');
+  if (isAbort(err)) return new MedchatError(chatText.interrupted, ExitCode.interrupted, 'interrupted');
   const where = hostOf(baseUrl);
   const code = causeCode(err);
   const message = String((err as Error)?.message ?? err);
   if (code === 'ERR_INVALID_URL' || /Invalid URL|Failed to parse URL/i.test(message)) {
-    return new MedchatError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…', ExitCode.usage, 'usage');
+    return new MedchatError(retextureText.badBaseUrl, ExitCode.usage, 'usage');
   }
   const proxy = proxyFor(baseUrl);
   const proxyStatus = proxy ? /Proxy response \((\d+)\)/.exec(causeMessages(err))?.[1] : undefined;
   if (proxy && proxyStatus === '407') return proxyAuthError(proxy, baseUrl);
   if (/redirect count exceeded/i.test(causeMessages(err))) {
-    return new MedchatError(`${where} redirects in a loop (more than 20 redirects); check the address, or try again later`, ExitCode.failure, 'network');
+    return new MedchatError(retextureText.redirectLoop(where), ExitCode.failure, 'network');
   }
   const connection = describeConnectionFailure(err, baseUrl);
   if (connection) {
@@ -189,12 +189,12 @@ export function describeNetworkError(err: unknown, baseUrl: string): MedchatErro
     // Through a proxy, a connection that fails any other way (CONNECT refused or closed, the
     // tunnel dropped) is most likely the proxy's doing: name it.
     return new MedchatError(
-      `the connection to ${where} through the proxy ${proxy.host} failed${code ? ` (${code})` : ''}; check HTTPS_PROXY / HTTP_PROXY (NO_PROXY lists hosts that bypass it), then try again`,
+      retextureText.proxyConnectionFailed(where, proxy.host, code),
       ExitCode.failure,
       'network',
     );
   }
-  return new MedchatError(`the connection to ${where} failed${code ? ` (${code})` : ''}; check the address and your network, then try again`, ExitCode.failure, 'network');
+  return new MedchatError(retextureText.connectionFailed(where, code), ExitCode.failure, 'network');
 }
 
 /** Text the service sent, cut to one line and made harmless on a terminal (controls and bidi overrides shown, not obeyed). */
@@ -231,20 +231,19 @@ function rawBodyReason(res: Pick<ServiceResponse, 'json' | 'isJson' | 'text'>): 
  */
 export function describeHttpFailure(res: ServiceResponse, what: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): MedchatError | undefined {
   const reason = bodyReason(res);
-  const withReason = (s: string) => (reason ? `${s}: ${reason}` : s);
   const status = res.status;
   if (status === 401 || (status === 403 && res.text.trim() !== '')) return refusedKeyError(status, reason, conn?.apiKeySource);
   if (status === 403 || status === 429) {
-    return new MedchatError(`${withReason(`the service is limiting requests (${status})`)}; wait a moment and try again`, ExitCode.failure, 'rate-limit');
+    return new MedchatError(retextureText.limiting(status, reason), ExitCode.failure, 'rate-limit');
   }
   if (status === 413) {
-    return new MedchatError(`${withReason(`the ${what} is too large for the service (413)`)}; send a smaller image (services cap requests around 30 MB)`, ExitCode.usage, 'too-large');
+    return new MedchatError(retextureText.tooLarge(what, reason), ExitCode.usage, 'too-large');
   }
   if (status === 408 || status === 504) {
-    return new MedchatError(`${withReason(`the service timed out (${status})`)}; try again`, ExitCode.failure, 'timeout');
+    return new MedchatError(retextureText.timedOut(status, reason), ExitCode.failure, 'timeout');
   }
   if (status >= 500) {
-    return new MedchatError(`${withReason(`the service failed (${status})`)}; try again later`, ExitCode.failure, 'server');
+    return new MedchatError(retextureText.failed(status, reason), ExitCode.failure, 'server');
   }
   return undefined;
 }
@@ -266,7 +265,7 @@ function proxyRefusal(res: Response, baseUrl: string): MedchatError | undefined 
   const mark = res.headers.get('x-squid-error') ?? res.headers.get('proxy-status');
   if (!mark) return undefined;
   return new MedchatError(
-    `the proxy ${proxy.host} could not reach ${hostOf(baseUrl)} (${res.status}: ${sanitizeForTerminal(shortReason(mark, 60))}); ask its operator to allow it, or set NO_PROXY if the service is inside your network`,
+    retextureText.proxyRefused(proxy.host, hostOf(baseUrl), res.status, sanitizeForTerminal(shortReason(mark, 60))),
     ExitCode.failure,
     'proxy-refused',
   );

@@ -4,6 +4,7 @@ import { SUBMIT_TIMEOUT_MS, type CommandDeadline } from './deadline.js';
 import { bodyReason, callService, describeHttpFailure, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
 import { isUsableTaskId, taskIdFrom } from './task-id.js';
 import type { ImageData } from './image-input.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 interface RetextureRequest {
   prompt: string;
@@ -49,20 +50,21 @@ export function checkNotifyHook(url: string): string {
     const u = new URL(t);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw usageError(`--notify-hook must be an http(s):// address (got "${t.slice(0, 80)}")`);
+    throw usageError(retextureText.badNotifyHook(t.slice(0, 80)));
   }
   return t;
 }
 
 /** Codes that give a task id and mean the task will run. */
-const ACCEPTED_CODES: Record<number, string> = { 1: 'submitted', 21: 'already exists', 22: 'queued' };
+const ACCEPTED_CODES: Record<number, string> = { 1: 'submitted', 21: 'already exists', 22: 'queued' }; // i18n-exempt: only the codes are used
 
-const KNOWN_CODES: Record<number, string> = {
-  3: 'not found or no account',
-  4: 'validation error',
-  9: 'failure',
-  23: 'queue full',
-  24: 'prompt rejected',
+/** What a code means when the service does not say (read when the message is written). */
+const KNOWN_CODES: Record<number, () => string> = {
+  3: () => retextureText.codeNotFound,
+  4: () => retextureText.codeValidation,
+  9: () => retextureText.codeFailure,
+  23: () => retextureText.codeQueueFull,
+  24: () => retextureText.codePromptRejected,
 };
 
 export interface SubmitResult {
@@ -82,30 +84,30 @@ export async function submitRetexture(
   const res = await callService(conn, 'POST', '/mj/submit/retexture', encodeRetextureBody(req), {
     ...opts,
     timeoutMs: SUBMIT_TIMEOUT_MS,
-    what: 'the submit',
+    what: retextureText.theSubmit,
   });
   return interpretSubmitResponse(res, conn.baseUrl, conn);
 }
 
 function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: Pick<ServiceConnection, 'apiKeySource'>): SubmitResult {
-  const common = describeHttpFailure(res, 'image', conn);
+  const common = describeHttpFailure(res, retextureText.image, conn);
   if (common) throw common;
   const body = res.isJson && res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, unknown>) : undefined;
   if (res.status === 404) {
     throw new MedchatError(
-      `the service has no retexture endpoint at ${baseUrl}/mj/submit/retexture (404); check the address with: medchat config get base-url`,
+      retextureText.noEndpoint(baseUrl),
       ExitCode.failure,
       'not-found',
     );
   }
   if (!body) {
     if (res.status >= 200 && res.status < 300) {
-      const what = res.text.trim() === '' ? 'an empty answer' : /<\s*(html|!doctype)/i.test(res.text) ? 'a web page' : 'an answer that is not JSON';
+      const what = res.text.trim() === '' ? retextureText.sentEmpty : /<\s*(html|!doctype)/i.test(res.text) ? retextureText.sentWebPage : retextureText.sentNotJson;
       const reason = bodyReason(res);
-      throw new MedchatError(`the service sent ${what} instead of a task id${reason ? ` (${reason})` : ''}; check the base URL, or try again`, ExitCode.failure, 'malformed');
+      throw new MedchatError(retextureText.sentInsteadOfId(what, reason), ExitCode.failure, 'malformed');
     }
     const reason = bodyReason(res);
-    throw new MedchatError(`the service refused the job (${res.status})${reason ? `: ${reason}` : ''}`, ExitCode.failure, 'rejected');
+    throw new MedchatError(retextureText.refusedJob(res.status, reason), ExitCode.failure, 'rejected');
   }
   const description = typeof body.description === 'string' ? body.description : typeof body.message === 'string' ? body.message : '';
   const rawCode = body.code;
@@ -113,33 +115,33 @@ function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: P
 
   // Gateways: HTTP 200 with {"success": false, "code": -1, "message"}.
   if (body.success === false) {
-    throw rejected(`the service rejected the job${code !== undefined ? ` (code ${code})` : ''}`, description || bodyReason(res));
+    throw rejected((r) => retextureText.rejectedJob(code, r), description || bodyReason(res));
   }
   if (res.status < 200 || res.status >= 300) {
     // 400 with {"description", "type", "code"} and no result, and other 4xx with a reason.
-    throw rejected(`the service rejected the job (${res.status})`, description || bodyReason(res));
+    throw rejected((r) => retextureText.rejectedJobStatus(res.status, r), description || bodyReason(res));
   }
   if (code === undefined) {
-    throw new MedchatError(`the service answered without a status code${description ? `: ${serviceText(description)}` : ''}; check the base URL`, ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.noStatusCode(description ? serviceText(description) : ''), ExitCode.failure, 'malformed');
   }
   if (!(code in ACCEPTED_CODES)) {
     const props = body.properties && typeof body.properties === 'object' ? (body.properties as Record<string, unknown>) : {};
     const banned = props.bannedWord ?? props.banned_word ?? props.bannedWords;
     const bannedText = Array.isArray(banned) ? banned.join(', ') : typeof banned === 'string' ? banned : '';
-    const known = KNOWN_CODES[code];
-    let reason = serviceText(description) || known || 'no reason given';
-    if (code === 24 && bannedText) reason += `; rejected word: "${serviceText(bannedText, 60)}"`;
-    const next = code === 24 ? 'reword the prompt and submit again' : code === 23 || code === 9 ? 'try again later' : code === 4 ? 'check the prompt and image' : '';
-    throw new MedchatError(`the service rejected the job (code ${code}): ${reason}${next ? `; ${next}` : ''}`, ExitCode.jobRejected, 'rejected');
+    const known = KNOWN_CODES[code]?.();
+    let reason = serviceText(description) || known || retextureText.noReason;
+    if (code === 24 && bannedText) reason += retextureText.rejectedWord(serviceText(bannedText, 60));
+    const next = code === 24 ? retextureText.nextReword : code === 23 || code === 9 ? retextureText.nextLater : code === 4 ? retextureText.nextCheck : '';
+    throw new MedchatError(retextureText.rejectedCode(code, reason, next), ExitCode.jobRejected, 'rejected');
   }
   const taskId = taskIdFrom(body.result);
   if (!taskId) {
-    throw new MedchatError(`the service accepted the job (code ${code}) but sent no task id; try again`, ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.acceptedNoId(code), ExitCode.failure, 'malformed');
   }
   if (!isUsableTaskId(taskId)) {
     // It would go into a URL and into the command medchat suggests: refuse what no service makes.
     throw new MedchatError(
-      `the service accepted the job (code ${code}) but sent a task id medchat will not use: ${JSON.stringify(serviceText(taskId, 60))} (ids are letters, digits and . _ - : @ + = ~); report it to the service's operator`,
+      retextureText.acceptedBadId(code, JSON.stringify(serviceText(taskId, 60))),
       ExitCode.failure,
       'malformed',
     );
@@ -147,7 +149,6 @@ function interpretSubmitResponse(res: ServiceResponse, baseUrl: string, conn?: P
   return { taskId, code, description, response: body };
 }
 
-function rejected(head: string, reason: string): MedchatError {
-  const r = serviceText(reason);
-  return new MedchatError(`${head}${r ? `: ${r}` : ''}`, ExitCode.jobRejected, 'rejected');
+function rejected(message: (reason: string) => string, reason: string): MedchatError {
+  return new MedchatError(message(serviceText(reason)), ExitCode.jobRejected, 'rejected');
 }

@@ -10,6 +10,7 @@
  */
 
 import { usageError } from '../errors.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 const ID_KEYS = new Set(['result', 'id', 'taskId', 'task_id', 'ids']);
 
@@ -24,6 +25,7 @@ export function parseJsonLossless(text: string): unknown {
   let i = 0;
   const s = text;
   const fail = (what: string): never => {
+    // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
     throw new JsonSyntaxError(`${what} at position ${i}`);
   };
   const ws = () => {
@@ -39,10 +41,12 @@ export function parseJsonLossless(text: string): unknown {
     if (s.startsWith('true', i)) return (i += 4), true;
     if (s.startsWith('false', i)) return (i += 5), false;
     if (s.startsWith('null', i)) return (i += 4), null;
+    // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
     return fail(ch === undefined ? 'unexpected end of JSON' : `unexpected character ${JSON.stringify(ch)}`);
   };
   const number = (): NumberToken => {
     const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(s.slice(i, i + 400));
+    // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
     if (!m) return fail('bad number');
     i += m[0].length;
     return new NumberToken(m[0]);
@@ -52,6 +56,7 @@ export function parseJsonLossless(text: string): unknown {
     let out = '';
     for (;;) {
       const end = s.indexOf('"', i);
+      // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
       if (end < 0) fail('unterminated string');
       const back = s.indexOf('\\', i);
       if (back >= 0 && back < end) {
@@ -66,6 +71,7 @@ export function parseJsonLossless(text: string): unknown {
         } else {
           const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
           const c = e === undefined ? undefined : map[e];
+          // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
           if (c === undefined) fail('bad escape');
           out += c;
         }
@@ -125,6 +131,7 @@ export function parseJsonLossless(text: string): unknown {
   };
   const result = finish(value(), false);
   ws();
+  // i18n-exempt: the lossless JSON parser's internal error: a body that fails is treated as not JSON
   if (i < s.length) fail('unexpected text after JSON');
   return result;
 }
@@ -163,7 +170,7 @@ export const isUsableTaskId = (id: string): boolean => USABLE_ID.test(id);
 export function checkTaskIdArgument(raw: string): string {
   const id = raw.trim();
   if (!isUsableTaskId(id)) {
-    throw usageError(`${JSON.stringify(id.slice(0, 40))} is not a task id (ids are letters, digits and . _ - : @ + = ~); pass the id that \`medchat retexture\` printed`);
+    throw usageError(retextureText.badTaskId(JSON.stringify(id.slice(0, 40))));
   }
   return id;
 }

@@ -5,6 +5,7 @@ import { formatDuration } from '../text/format.js';
 import { CommandDeadline } from './deadline.js';
 import { bodyReason, callService, describeHttpFailure, isTransient, serviceText, type ServiceConnection, type ServiceResponse } from './service-http.js';
 import { taskIdFrom } from './task-id.js';
+import { retextureText } from '../i18n/messages/retexture.js';
 
 const FINAL_STATUSES = ['SUCCESS', 'FAILURE', 'CANCEL'] as const;
 
@@ -48,7 +49,7 @@ export function normaliseRecord(raw: Record<string, unknown>, fallbackId: string
 
 function notFoundError(id: string, detail: string): MedchatError {
   return new MedchatError(
-    `the service has no task ${shellQuote(id)} (${detail}); check the id — the service may also have removed the task`,
+    retextureText.noTask(shellQuote(id), detail),
     ExitCode.failure,
     'not-found',
   );
@@ -56,7 +57,7 @@ function notFoundError(id: string, detail: string): MedchatError {
 
 /** GET /mj/task/{id}/fetch. Not-found in any of its shapes (404, 400 with a description, 204, empty 200, `null`) throws kind 'not-found'. */
 export async function fetchTask(conn: ServiceConnection, id: string, opts: { signal?: AbortSignal; deadline?: CommandDeadline } = {}): Promise<TaskRecord> {
-  const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, { ...opts, what: 'the task query' });
+  const res = await callService(conn, 'GET', `/mj/task/${encodeURIComponent(id)}/fetch`, undefined, { ...opts, what: retextureText.theTaskQuery });
   return interpretTaskResponse(res, id, conn);
 }
 
@@ -69,26 +70,26 @@ function interpretTaskResponse(res: ServiceResponse, id: string, conn?: Pick<Ser
     const reason = bodyReason(res);
     throw notFoundError(id, reason ? `400: ${reason}` : '400');
   }
-  const common = describeHttpFailure(res, 'request', conn);
+  const common = describeHttpFailure(res, retextureText.request, conn);
   if (common) throw common;
-  if (res.status === 204) throw notFoundError(id, 'empty answer, 204');
+  if (res.status === 204) throw notFoundError(id, retextureText.emptyAnswer204);
   if (res.status < 200 || res.status >= 300) {
     const reason = bodyReason(res);
-    throw new MedchatError(`the service refused the task query (${res.status})${reason ? `: ${reason}` : ''}`, ExitCode.failure, 'rejected');
+    throw new MedchatError(retextureText.refusedTaskQuery(res.status, reason), ExitCode.failure, 'rejected');
   }
-  if (res.text.trim() === '') throw notFoundError(id, 'empty answer');
+  if (res.text.trim() === '') throw notFoundError(id, retextureText.emptyAnswer);
   if (!res.isJson) {
     const reason = serviceText(res.text);
-    throw new MedchatError(`the service sent something other than a task record${reason ? ` (${reason})` : ''}; try again`, ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.notATaskRecord(reason), ExitCode.failure, 'malformed');
   }
   if (res.json === null) throw notFoundError(id, 'null');
   if (typeof res.json !== 'object' || Array.isArray(res.json)) {
-    throw new MedchatError('the service sent something other than a task record; try again', ExitCode.failure, 'malformed');
+    throw new MedchatError(retextureText.notATaskRecord(''), ExitCode.failure, 'malformed');
   }
   const raw = res.json as Record<string, unknown>;
   if (!('status' in raw) && !('id' in raw)) {
     const reason = bodyReason(res);
-    throw notFoundError(id, reason ? `the service said: ${reason}` : 'no record');
+    throw notFoundError(id, reason ? retextureText.serviceSaid(reason) : retextureText.noRecord);
   }
   return normaliseRecord(raw, id);
 }
@@ -186,6 +187,7 @@ const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError
 
 /** The command to come back to a task later, quoted for a shell. */
 export function comeBackCommand(id: string, extra = '--wait'): string {
+  // i18n-exempt: a command
   return `medchat task ${shellQuote(id)} ${extra}`;
 }
 
@@ -197,24 +199,22 @@ export function outcomeError(outcome: FollowOutcome, id: string, timeoutMs: numb
   if (outcome.kind === 'deadline') {
     const rec = outcome.record;
     const status = rec
-      ? ` (still ${serviceText(rec.status, 40) || 'pending'}${rec.progress ? ` at ${serviceText(rec.progress, 20)}` : ''})`
+      ? retextureText.stillPending(serviceText(rec.status, 40), rec.progress ? serviceText(rec.progress, 20) : '')
       : outcome.unanswered
-        ? ` (no answer from the service${via})`
+        ? retextureText.unanswered(via)
         : '';
     return new MedchatError(
-      `task ${shellQuote(id)} did not finish within ${formatDuration(timeoutMs)}${status}; check again later with: ${comeBackCommand(id)}`,
+      retextureText.didNotFinish(shellQuote(id), formatDuration(timeoutMs), status, comeBackCommand(id)),
       ExitCode.deadline,
       'deadline',
     );
   }
   const r = outcome.record;
   if (r.status === 'SUCCESS') {
-    if (!r.imageUrl) return new MedchatError(`task ${shellQuote(id)} succeeded but the service gave no image URL; see the record with: ${comeBackCommand(id, '--json')}`, ExitCode.failure, 'malformed');
+    if (!r.imageUrl) return new MedchatError(retextureText.noImageUrl(shellQuote(id), comeBackCommand(id, '--json')), ExitCode.failure, 'malformed');
     return undefined;
   }
-  const why = serviceText(r.failReason) || 'no reason given';
-  const verb = r.status === 'CANCEL' ? 'was cancelled' : 'failed';
-  return new MedchatError(`task ${shellQuote(id)} ${verb}: ${why}`, ExitCode.taskFailed, 'task-failed');
+  return new MedchatError(retextureText.taskFailed(shellQuote(id), r.status === 'CANCEL', serviceText(r.failReason) || retextureText.noReason), ExitCode.taskFailed, 'task-failed');
 }
 
 /** Parse `--poll-interval` / `--timeout` (seconds, fractions allowed) into milliseconds. */
@@ -222,7 +222,7 @@ export function parseSeconds(flag: string, raw: string | undefined, fallbackMs: 
   if (raw === undefined) return fallbackMs;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new MedchatError(`${flag} must be a number of seconds above 0 (got "${raw}")`, ExitCode.usage, 'usage');
+    throw new MedchatError(retextureText.badSeconds(flag, raw), ExitCode.usage, 'usage');
   }
   return Math.max(1, Math.round(n * 1000));
 }

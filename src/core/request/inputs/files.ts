@@ -7,6 +7,7 @@
 import { usageError } from '../../errors.js';
 import { readStdinText } from '../../io/stdin.js';
 import { decodeText, readFileBounded } from '../../io/bounded-read.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 export interface InputFile {
   /** The name as the user gave it (`stdin` for `-`): the block's label. */
@@ -19,11 +20,11 @@ export async function readInputFiles(
   paths: readonly string[],
   opts: { maxBytes: number; stdin?: NodeJS.ReadableStream; stdinIsTerminal?: boolean },
 ): Promise<InputFile[]> {
-  if (paths.filter((p) => p === '-').length > 1) throw usageError('-f - (stdin) is given more than once; stdin can be read only once');
+  if (paths.filter((p) => p === '-').length > 1) throw usageError(requestText.stdinTwice);
   const files: InputFile[] = [];
   for (const p of paths) {
     if (p === '-') {
-      if (opts.stdinIsTerminal) throw usageError('-f - reads stdin, but stdin is a terminal; pipe the text in (cat notes.txt | medchat -f - "…")');
+      if (opts.stdinIsTerminal) throw usageError(requestText.stdinIsTerminal);
       const text = await readStdinText(opts.stdin ?? process.stdin, opts.maxBytes);
       files.push({ name: 'stdin', text, bytes: Buffer.byteLength(text, 'utf8') });
       continue;
@@ -34,12 +35,12 @@ export async function readInputFiles(
 }
 
 function readOne(name: string, maxBytes: number): InputFile {
-  if (!name.trim()) throw usageError('-f needs a file name');
+  if (!name.trim()) throw usageError(requestText.fileNeedsName);
   const bytes = readFileBounded(name, {
     maxBytes,
     what: `-f ${name}`,
-    tooBigHint: 'send a part of it (the bound is set by the context window)',
-    notRegularHint: 'for a pipe or device use -f - and pipe it in',
+    tooBigHint: requestText.fileTooBigHint,
+    notRegularHint: requestText.fileNotRegularHint,
   });
   return { name, text: decodeText(bytes, `-f ${name}`), bytes: bytes.length };
 }

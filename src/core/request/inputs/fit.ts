@@ -3,6 +3,7 @@ import { usageError } from '../../errors.js';
 import { formatTokens, formatWindow } from '../../text/format.js';
 import { countMessages, countText, loadTokenizer, upperBound } from '../../context/tokens.js';
 import type { InputFile } from './files.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 /**
  * Files too big for the context window are refused before anything is sent (or saved), with the
@@ -24,6 +25,6 @@ export async function refuseFilesThatCannotFit(
   if (total <= budget) return;
   const each = files.map((f) => `${f.name} ${formatTokens(countText(f.text))}`).join(', ');
   throw usageError(
-    `the files are too big for the context window: ${each} tokens; with the question that is about ${formatTokens(total)} tokens, but the ${formatWindow(limits.contextWindow)} window leaves ${formatTokens(Math.max(0, budget))} for the prompt after ${formatTokens(limits.maxTokens)} for the answer; send a part of a file or lower --max-tokens`,
+    requestText.filesTooBig(each, formatTokens(total), formatWindow(limits.contextWindow), formatTokens(Math.max(0, budget)), formatTokens(limits.maxTokens)),
   );
 }

@@ -1,3 +1,4 @@
+import { requestText } from '../../i18n/messages/request.js';
 /**
  * The small front matter a role file starts with, parsed strictly (a typo is an error with its
  * line number, never silently ignored):
@@ -25,7 +26,7 @@ export class FrontMatterError extends Error {
     readonly line: number,
     message: string,
   ) {
-    super(`line ${line}: ${message}`);
+    super(requestText.frontMatterLine(line, message));
     this.name = 'FrontMatterError';
   }
 }
@@ -38,7 +39,7 @@ export function parseFrontMatter(text: string): FrontMatter {
   const meta: Record<string, string> = {};
   let i = 1;
   for (;;) {
-    if (i >= lines.length) throw new FrontMatterError(1, 'the front matter opened here has no closing --- line');
+    if (i >= lines.length) throw new FrontMatterError(1, requestText.frontMatterUnclosed);
     const line = lines[i]!;
     const n = i + 1;
     if (line.trimEnd() === '---') break;
@@ -46,11 +47,11 @@ export function parseFrontMatter(text: string): FrontMatter {
       i++;
       continue;
     }
-    if (/^\s/.test(line)) throw new FrontMatterError(n, 'an indented line outside a `key: |` block');
+    if (/^\s/.test(line)) throw new FrontMatterError(n, requestText.frontMatterIndented);
     const m = KEY_LINE.exec(line);
-    if (!m) throw new FrontMatterError(n, `expected "key: value", got "${line.trim().slice(0, 60)}"`);
+    if (!m) throw new FrontMatterError(n, requestText.frontMatterNotKey(line.trim().slice(0, 60)));
     const key = m[1]!;
-    if (Object.hasOwn(meta, key)) throw new FrontMatterError(n, `${key} is set twice`);
+    if (Object.hasOwn(meta, key)) throw new FrontMatterError(n, requestText.frontMatterTwice(key));
     const value = m[2] ?? '';
     i++;
     if (value === '|') {
@@ -60,7 +61,7 @@ export function parseFrontMatter(text: string): FrontMatter {
         i++;
       }
       while (block.length && !block[block.length - 1]!.trim()) block.pop();
-      if (!block.length) throw new FrontMatterError(n, `${key}: | has no indented lines under it`);
+      if (!block.length) throw new FrontMatterError(n, requestText.frontMatterEmptyBlock(key));
       const indent = Math.min(...block.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
       meta[key] = block.map((l) => l.slice(indent)).join('\n');
       continue;

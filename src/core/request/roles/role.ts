@@ -1,4 +1,5 @@
 import { FrontMatterError, parseFrontMatter } from './front-matter.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 /**
  * A role: a named system prompt plus the settings it brings (thinking, max tokens, temperature,
@@ -57,31 +58,31 @@ export function parseRole(name: string, text: string, source: Role['source'], fi
         break;
       case 'max-tokens': {
         const n = Number(value);
-        if (!/^\d+$/.test(value.trim()) || n < 1 || n > 131072) throw new RoleFileError(`max-tokens must be a whole number from 1 to 131072 (got "${value}")`);
+        if (!/^\d+$/.test(value.trim()) || n < 1 || n > 131072) throw new RoleFileError(requestText.roleMaxTokens(value));
         role.maxTokens = n;
         break;
       }
       case 'temperature': {
         const n = Number(value);
-        if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 2) throw new RoleFileError(`temperature must be a number from 0 to 2 (got "${value}")`);
+        if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 2) throw new RoleFileError(requestText.roleTemperature(value));
         role.temperature = n;
         break;
       }
       case 'schema':
-        if (!value.trim()) throw new RoleFileError('schema is empty');
+        if (!value.trim()) throw new RoleFileError(requestText.roleSchemaEmpty);
         role.schema = value;
         break;
       default:
-        throw new RoleFileError(`unknown key "${rawKey}"; a role file knows ${ROLE_KEYS.join(', ')}`);
+        throw new RoleFileError(requestText.roleUnknownKey(rawKey, ROLE_KEYS.join(', ')));
     }
   }
-  if (role.schemaMulti && !role.schema) throw new RoleFileError('schema-multi needs a schema');
-  if (!role.system && !role.schema) throw new RoleFileError('the role has no system prompt (write it under the front matter)');
+  if (role.schemaMulti && !role.schema) throw new RoleFileError(requestText.roleMultiNeedsSchema);
+  if (!role.system && !role.schema) throw new RoleFileError(requestText.roleNoPrompt);
   return role;
 }
 
 function bool(key: string, v: string): boolean {
   if (/^(on|true|yes)$/i.test(v.trim())) return true;
   if (/^(off|false|no)$/i.test(v.trim())) return false;
-  throw new RoleFileError(`${key} must be on or off (got "${v}")`);
+  throw new RoleFileError(requestText.roleOnOff(key, v));
 }

@@ -9,6 +9,7 @@ import { FileReadError, readTextFileBounded } from '../../io/bounded-read.js';
 import { configDir } from '../../config/paths.js';
 import { BUILTIN_ROLES } from './builtins.js';
 import { ROLE_NAME, RoleFileError, parseRole, type Role } from './role.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 export function rolesDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(configDir(env), 'roles');
@@ -22,7 +23,7 @@ const MAX_ROLE_BYTES = 256 * 1024;
  * byte, as -f takes; anything else is a FileReadError naming the file (read by io/bounded-read.ts).
  */
 export function readRoleFile(file: string): string {
-  return readTextFileBounded(file, { maxBytes: MAX_ROLE_BYTES, what: file, tooBigHint: 'a role file is a few KB: shorten it' });
+  return readTextFileBounded(file, { maxBytes: MAX_ROLE_BYTES, what: file, tooBigHint: requestText.roleFileTooBigHint });
 }
 
 interface RoleEntry {
@@ -71,7 +72,7 @@ function builtInRole(name: string): Role {
 }
 
 function unknownRole(name: string, dir: string) {
-  return usageError(`no role "${name}"; the roles are: ${roleNames(dir).join(', ')} (medchat roles list)`);
+  return usageError(requestText.noRole(name, roleNames(dir).join(', ')));
 }
 
 function userRoleNames(dir: string): string[] {
@@ -93,6 +94,6 @@ function userEntry(dir: string, name: string, replacesBuiltIn: boolean): RoleEnt
   } catch (err) {
     if (err instanceof RoleFileError) return { ...entry, problem: `${file}: ${err.message}` };
     if (err instanceof FileReadError) return { ...entry, problem: err.message };
-    return { ...entry, problem: `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    return { ...entry, problem: requestText.cannotReadRole(file, (err as NodeJS.ErrnoException).code ?? 'error') };
   }
 }

@@ -6,6 +6,7 @@ type SchemaCheck =
   | { ok: true; value: unknown; raw: string }
   | { ok: false; errors: string[]; raw: string };
 
+// i18n-exempt: a schema error: goes to the model in the repair request and into schema_errors of --json
 export const NO_JSON = '(root): the answer holds no JSON value';
 
 export function checkAnswer(schema: CompiledSchema, answer: string): SchemaCheck {

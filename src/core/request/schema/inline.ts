@@ -4,6 +4,7 @@
  * Every field is required and no other field is allowed. `multi`: an array of such objects.
  */
 import { usageError } from '../../errors.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 const INLINE_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
 type InlineType = (typeof INLINE_TYPES)[number];
@@ -22,20 +23,20 @@ export function parseInlineFields(text: string): InlineField[] {
   for (const [i, raw] of parts.entries()) {
     const words = raw.trim().split(/\s+/).filter(Boolean);
     if (words.length === 0) {
-      throw usageError(`--schema: field ${i + 1} is empty; write fields like 'name, dose_mg number, route'`);
+      throw usageError(requestText.inlineEmptyField(i + 1));
     }
     if (words.length > 2) {
-      throw usageError(`--schema: "${raw.trim()}" is not a field; write a name and, optionally, a type (e.g. dose_mg number)`);
+      throw usageError(requestText.inlineNotField(raw.trim()));
     }
     const [name, typeWord = 'string'] = words as [string, string?];
     if (!NAME.test(name)) {
-      throw usageError(`--schema: "${name}" is not a field name; use letters, digits, _ and - (starting with a letter or _)`);
+      throw usageError(requestText.inlineBadName(name));
     }
     const type = typeWord.toLowerCase();
     if (!(INLINE_TYPES as readonly string[]).includes(type)) {
-      throw usageError(`--schema: unknown type "${typeWord}" for ${name}; use one of ${INLINE_TYPES.join(', ')}`);
+      throw usageError(requestText.inlineUnknownType(typeWord, name, INLINE_TYPES.join(', ')));
     }
-    if (seen.has(name)) throw usageError(`--schema: the field ${name} is named twice`);
+    if (seen.has(name)) throw usageError(requestText.inlineTwice(name));
     seen.add(name);
     fields.push({ name, type: type as InlineType });
   }

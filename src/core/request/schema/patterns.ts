@@ -1,3 +1,4 @@
+import { requestText } from '../../i18n/messages/request.js';
 /**
  * The `pattern`s of a user's schema, checked when it is loaded. JavaScript matches a regular
  * expression by backtracking: a group that repeats and holds a repeat of its own (`^(a+)+$`), or
@@ -88,10 +89,10 @@ export function riskyPattern(source: string): string | undefined {
     if (q) {
       const frame = stack[stack.length - 1]!;
       if (q.max > 1 && last?.group) {
-        if (last.group.varies && !startsWithSeparator(last.group)) return 'a repeated group holds a repeat of its own';
+        if (last.group.varies && !startsWithSeparator(last.group)) return requestText.patternNestedRepeat;
         const firsts = last.group.firsts;
         if (firsts.length > 1 && (firsts.some((f) => typeof f !== 'string') || new Set(firsts).size < firsts.length)) {
-          return 'a repeated group chooses between alternatives that can start alike';
+          return requestText.patternAlikeAlternatives;
         }
       }
       if (q.min !== q.max && last) {

@@ -5,6 +5,7 @@
 import type { Usage } from '../../chat/chat-events.js';
 import type { Finished } from '../request-plan.js';
 import { capLines } from './check.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 const MAX_ERROR_LINES = 10;
 
@@ -19,9 +20,9 @@ export function schemaJsonFields(finished: Finished | undefined, attempts: numbe
 
 export function schemaFailureLines(errors: readonly string[], opts: { json: boolean; kept?: string }): string[] {
   const lines = capLines(errors, MAX_ERROR_LINES).map((e) => `  ${e}`);
-  if (opts.json) lines.push('  the raw answer is in "content" above');
-  else if (opts.kept) lines.push(`  the raw answer is kept: ${opts.kept} (or run again with --json to get it in "content")`);
-  else lines.push('  run again with --json to get the raw answer in "content"');
+  if (opts.json) lines.push(requestText.rawInContent);
+  else if (opts.kept) lines.push(requestText.rawKept(opts.kept));
+  else lines.push(requestText.rawRunWithJson);
   return lines;
 }
 

@@ -14,6 +14,7 @@ import { redactSecrets, usageError } from '../../errors.js';
 import { configDir } from '../../config/paths.js';
 import { inlineSchema } from './inline.js';
 import { readTextFileBounded } from '../../io/bounded-read.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 export interface SchemaSpec {
   /** The JSON Schema itself (draft 2020-12). */
@@ -28,7 +29,7 @@ const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
 export function resolveSchemaSpec(text: string, opts: { multi?: boolean; baseDir?: string; what?: string; configFile?: string } = {}): SchemaSpec {
   const what = opts.what ?? '--schema';
   const t = text.trim();
-  if (!t) throw usageError(`${what} is empty; give a JSON Schema file or fields like 'name, dose_mg number'`);
+  if (!t) throw usageError(requestText.schemaEmpty(what));
   if (t.startsWith('{')) {
     if (opts.multi) throw multiOnlyInline(what);
     refuseKey(t, what, '(JSON text)');
@@ -44,13 +45,13 @@ export function resolveSchemaSpec(text: string, opts: { multi?: boolean; baseDir
   if (stat) {
     if (opts.multi) throw multiOnlyInline(what);
     if (sameFile(file, opts.configFile ?? path.join(configDir(), 'config.json'))) {
-      throw usageError(`${what} ${t} is medchat's config file, not a JSON Schema; a schema is sent to the service and saved with the conversation, and this file can hold your API key: name a schema file`);
+      throw usageError(requestText.schemaIsConfig(what, t));
     }
-    const body = readTextFileBounded(file, { maxBytes: MAX_SCHEMA_FILE_BYTES, what: `${what} ${t}`, tooBigHint: 'a schema file must be under 1 MB' });
+    const body = readTextFileBounded(file, { maxBytes: MAX_SCHEMA_FILE_BYTES, what: `${what} ${t}`, tooBigHint: requestText.schemaTooBigHint });
     refuseKey(body, what, t);
     return { schema: parseSchemaJson(body, `${what} ${t}`), label: t };
   }
-  if (/\.json$/i.test(t) || /[\\/]/.test(t)) throw usageError(`${what}: no such file: ${t}`);
+  if (/\.json$/i.test(t) || /[\\/]/.test(t)) throw usageError(requestText.schemaNoFile(what, t));
   return { schema: inlineSchema(t, opts.multi), label: 'inline' };
 }
 
@@ -65,7 +66,7 @@ function sameFile(a: string, b: string): boolean {
 /** A schema holding (a run of) the API key in use is never sent. */
 function refuseKey(text: string, what: string, where: string): void {
   if (redactSecrets(text) === text) return;
-  throw usageError(`${what} ${where} holds your API key; a schema is sent to the service and saved with the conversation: name a schema file without it`);
+  throw usageError(requestText.schemaHoldsKey(what, where));
 }
 
 function parseSchemaJson(text: string, where: string): Record<string, unknown> | boolean {
@@ -73,14 +74,14 @@ function parseSchemaJson(text: string, where: string): Record<string, unknown> |
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw usageError(`${where} is not valid JSON: ${(err as Error).message}`);
+    throw usageError(requestText.schemaNotJson(where, (err as Error).message));
   }
   if (typeof value === 'boolean' || (value !== null && typeof value === 'object' && !Array.isArray(value))) {
     return value as Record<string, unknown> | boolean;
   }
-  throw usageError(`${where} is not a JSON Schema (a schema is a JSON object)`);
+  throw usageError(requestText.schemaNotObject(where));
 }
 
 function multiOnlyInline(what: string) {
-  return usageError(`--schema-multi goes with the inline form (${what} 'name, dose_mg number'); in a JSON Schema, write the array itself ({"type": "array", "items": …})`);
+  return usageError(requestText.schemaMultiInlineOnly(what));
 }

@@ -6,6 +6,7 @@
 import { usageError } from '../../errors.js';
 import { riskyPattern, schemaPatterns } from './patterns.js';
 import type { SchemaSpec } from './source.js';
+import { requestText } from '../../i18n/messages/request.js';
 
 export interface CompiledSchema {
   spec: SchemaSpec;
@@ -26,14 +27,14 @@ export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promis
   const declared = typeof spec.schema === 'object' ? spec.schema.$schema : undefined;
   if (declared !== undefined && !(typeof declared === 'string' && DRAFT_2020.test(declared))) {
     throw usageError(
-      `${what} ${spec.label} declares $schema ${String(declared)}; medchat validates JSON Schema draft 2020-12: set "$schema": "https://json-schema.org/draft/2020-12/schema" (most draft-07 schemas work unchanged)`,
+      requestText.schemaDraft(what, spec.label, String(declared)),
     );
   }
   for (const pattern of schemaPatterns(spec.schema)) {
     const why = riskyPattern(pattern);
     if (why) {
       throw usageError(
-        `${what} ${spec.label} has the pattern ${JSON.stringify(pattern)}: ${why}, which can take longer than any answer is worth (exponential in its length); write it without a repeat inside a repeated group (e.g. "^a+$" for "^(a+)+$")`,
+        requestText.schemaRiskyPattern(what, spec.label, JSON.stringify(pattern), why),
       );
     }
   }
@@ -46,7 +47,7 @@ export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promis
   try {
     check = ajv.compile(spec.schema);
   } catch (err) {
-    throw usageError(`${what} ${spec.label} is not a usable JSON Schema: ${oneLine((err as Error).message)}`);
+    throw usageError(requestText.schemaUnusable(what, spec.label, oneLine((err as Error).message)));
   }
   return {
     spec,
@@ -66,6 +67,7 @@ export async function compileSchema(spec: SchemaSpec, what = '--schema'): Promis
 
 /** Answers are checked down to this many levels of arrays and objects; deeper is an error (exit 9, the raw answer kept). */
 export const MAX_DEPTH = 256;
+// i18n-exempt: a schema error like ajv's: goes to the model in the repair request and into schema_errors of --json
 export const TOO_DEEP = `(root): nested deeper than ${MAX_DEPTH} levels; medchat checks JSON nested at most that deep`;
 
 /** Whether `value` has arrays or objects nested more than `max` deep (walked without recursion). */
