@@ -1,6 +1,8 @@
 import { toMedchatError } from '../../core/errors.js';
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import type { JobState } from './screen-state.js';
+import { chatText } from '../../core/i18n/messages/chat.js';
+import { uiChatText } from '../../core/i18n/messages/ui-chat.js';
 
 interface JobHooks {
   /** The job's line appeared or changed. */
@@ -43,7 +45,7 @@ export class JobRunner {
       await work(abort.signal);
     } catch (err) {
       const e = toMedchatError(err);
-      this.hooks.notice(e.kind === 'interrupted' && e.message === 'interrupted' ? 'stopped' : e.message, e.kind === 'interrupted' ? 'warn' : 'error');
+      this.hooks.notice(e.kind === 'interrupted' && e.message === chatText.interrupted ? uiChatText.jobStopped : e.message, e.kind === 'interrupted' ? 'warn' : 'error');
     } finally {
       this.state = undefined;
       this.abort = undefined;

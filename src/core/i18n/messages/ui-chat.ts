@@ -4,6 +4,7 @@ import { messages } from '../catalogue.js';
 export const uiChatText = messages(
   'ui-chat',
   {
+    jobStopped: 'stopped',
     notSaving: (error: string) => `${error}; the conversation goes on, but is not being saved`,
     alreadyOpen: (id: string) => `session ${id} is the one open`,
     summarising: 'Summarising earlier turns…',
@@ -68,6 +69,7 @@ export const uiChatText = messages(
     shortenOrNew: 'shorten it, or start over with /new',
   },
   {
+    jobStopped: '已停止',
     notSaving: (error) => `${error}；对话可以继续，但不会保存`,
     alreadyOpen: (id) => `当前打开的就是会话 ${id}`,
     summarising: '正在摘要较早的对话…',
