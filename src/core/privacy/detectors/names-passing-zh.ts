@@ -17,12 +17,19 @@ const NOT_NAMES =
   '高血压|高血脂|高血糖|高热|高钾|高钠|高钙|高危|高度|高压|高级|高龄|高峰|高值|白细胞|白蛋白|白带|白天|白色|白内障|黄疸|黄体酮|黄连素|黄斑|黄色|石膏|金黄色|金属|马来酸|马凡|周围|周边|周期|周末|周后|常规|常见|安静|安全|安眠|安排|方案|方法|方面|甘油|甘露醇|康复|易感|雷尼替丁|洪脉|尤其|于是|于今|任何|万一|左侧|左下|左上|左心|左室|左房|左手|左足|左肺|左眼|左耳|包括|包扎|关节|关注|关于|温度|温水|谷丙|谷草|钟点|全血|全身|全麻|连续|平素|平卧|平均|时间|程度|林可|毛细|齐全|向上|向下|江浙|胡言|孙子|孙女|和平|文化|文件|明显|明确|秦皮|苏醒|史上|武器|田间|范围|钱币|邱疹|潘生丁|汤剂|曹|龙胆|夏季|冬季|韦氏|易于|严重|严密|严格|戴口罩|程序|丁卡因|施行|蒋|管道|管路|司机|余下|余量|何时|何处|岳母|岳父|叶酸|叶片|卢戈|付费|石蜡|杜冷丁|罗红霉素|罗哌卡因|罗氏|沈|汪|范|陈旧|陈述|梁|宋|邓|曾经|曾有|曾行|曾于|彭|萧|董|袁|蔡|贾|魏|薛|阎|雷|贺|倪|汤|滕|殷|罗|毕|郝|邬|安|常|乐|于|时|傅|皮疹|皮下|皮肤|齐|康|伍|余|元|卜|顾|孟|平|黄|和|穆|萧|尹';
 const NOT_NAME_AT = new RegExp(`^(?:${NOT_NAMES.split('|').filter((w) => w.length >= 2).join('|')})`);
 
+/**
+ * Common characters of given names that the source's short list lacks, compiled by hand from general usage (no
+ * third-party list): the list above has 254, drawn from a few hundred sample names.
+ */
+const MORE_GIVEN =
+  '伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉萍红鹏飞建国晓文辉林海燕波宁斌峰雪梅琳丹玲慧婷云龙东栋帆颖倩婧琪瑶欣怡佳悦涵晨阳浩宇轩然博睿凯俊鑫鸿志新利兵春夏秋冬荣松柏青芬兰翠凤莉薇蕾璐婕茜蓉颖昊哲瑞祥福禄寿喜德仁义礼智信忠孝廉耀光亮彬斐晖宏伟源泉江河湖川山岭峻岩石坚刚毅勤俭安康乐欢庆瑾瑜璇琦珊珍珠宝贵富国民立正兴盛昌隆';
+
 let lists: { surnames: string[]; given: Set<string> } | undefined;
 function zhLists() {
   lists ??= {
     // Compound surnames first: 欧阳娜娜 is 欧阳 + 娜娜, not 欧 + 阳娜.
     surnames: ZH_SURNAMES.split('|').sort((a, b) => b.length - a.length),
-    given: new Set(ZH_GIVEN_CHARACTERS),
+    given: new Set(ZH_GIVEN_CHARACTERS + MORE_GIVEN),
   };
   return lists;
 }

@@ -33,7 +33,9 @@ const ROLE_PAREN_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}])(?:[A-Za-z]+[ \\u00a0
 const ROLE_PAREN_AFTER = new RegExp(`^[ \\u00a0]*\\((?:the[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,2}(?:${ROLE}|[a-z]*(?:ology|ogy)|reg|team)\\)`, 'i');
 const APPOSITION = new RegExp(`^,[ \\u00a0]*(?:(?:the|our|a|an|his|her|their|my|your)[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,3}${ROLE}\\b`, 'i');
 const THE_ROLE_AFTER = new RegExp(`^[ \\u00a0]+(?:the|our|his|her)[ \\u00a0]+(?:[A-Za-z0-9-]+[ \\u00a0]+){0,2}${ROLE}\\b`, 'i');
-const FROM_AFTER = /^[ \u00a0]+(?:from|at|in|on)[ \u00a0]+(?:the[ \u00a0]+)?(?:[a-z0-9-]+[ \u00a0]+){0,3}(?:team|pharmacy|clinic|shift|rota|ward|unit|lab|laboratory|desk|office|service|department|microbiology|haematology|biochemistry|radiology|cardiology|[a-z]*ology|outreach|nights|days|call|switchboard|reception)\b/i;
+const FROM_AFTER = /^[ \u00a0]+(?:from|at|in|on)[ \u00a0]+(?:the[ \u00a0]+)?(?:[A-Za-z0-9-]+(?:['’]s)?[ \u00a0]+){0,3}(?:team|pharmacy|clinic|shift|rota|ward|unit|lab|laboratory|desk|office|service|department|microbiology|haematology|biochemistry|radiology|cardiology|[a-z]*ology|outreach|nights|days|call|switchboard|reception)\b/i;
+/** What a person is doing on a team ("Ravi leading, Eilidh on airway"): the word before it is a person. */
+const DOING_AFTER = /^[ \u00a0]+(?:leading|covering|running|scrubbing|assisting|supervising|observing|shadowing|on (?:airway|call|nights|days|the bleep|compressions|drugs|scribe))\b/;
 /** A verb after a name at the start of a sentence ("Svetlana spiked", "Mohammed is post PCI"). */
 const VERB_AFTER =
   /^[ \u00a0]+(?:is|was|has|had|will|would|can|could|should|may|might|did|does|says|said|reports|reported|took|gave|asked|called|phoned|rang|feels|felt|thinks|thought|wants|wanted|prefers|preferred|agrees|agreed|spiked|remains|remained|became|went|came|is|seems|seemed|looks|looked|needs|needed|declined|refused|knows|understands|lives|lived|arrived|left|collapsed|fell|complains|denies|states|stated|[a-z]+ed)\b/;
@@ -83,6 +85,7 @@ export function findNamesInPassing(text: string): Finding[] {
       APPOSITION.test(after) ||
       APPOSITION.test(tail) ||
       THE_ROLE_AFTER.test(after) ||
+      DOING_AFTER.test(after) ||
       FROM_AFTER.test(after) ||
       FROM_AFTER.test(tail);
     let ok = false;
