@@ -10,7 +10,7 @@ import { ZH_GIVEN_CHARACTERS, ZH_SURNAMES } from './name-list-data.js';
  * never names.
  */
 // i18n-exempt: word lists and patterns the detector matches, not messages.
-const BEFORE = /(?:^|[\s，,。.：:；;、！!？?（(）)“"”]|与|和|跟|及|同|请|由|给|向|被|让|经|交给|告知|通知|联系|转告|询问|请示|汇报|报告|下午|上午|晚上|今日|今天|昨日|明日|夜间|早上)$/;
+const BEFORE = /(?:^|[\s，,。.：:；;、！!？?（(）)“"”]|与|和|跟|及|同|请|由|给|向|被|让|经|交给|交|告知|夜班|白班|值班|通知|联系|转告|询问|请示|汇报|报告|下午|上午|晚上|今日|今天|昨日|明日|夜间|早上)$/;
 const AFTER = /^(?:$|[\s，,。.：:；;、！!？?（(）)“"”]|沟通|查房|查看|查体|复查|负责|明早|明日|会诊|护士|医生|医师|主任|教授|大夫|老师|表示|来电|接班|交班|值班|已|指示|同意|建议|认为|诉|说|交代|谈话|继续|完成|接诊|处理|观察|签字|知情|陪同|在场|到场|看过|查看过|评估|宣教|随访|告知|电话|联系)/;
 /** Words beginning with a surname's character that are not names. */
 const NOT_NAMES =
@@ -54,6 +54,17 @@ export function findChineseNamesInPassing(text: string): Finding[] {
       if (!AFTER.test(text.slice(g + n, g + n + 4))) continue;
       const name = text.slice(i, g + n);
       out.push({ kind: 'NAME', start: i, end: g + n, text: name, rule: 'in passing' }); // i18n-exempt: a rule id
+      // 田野、潘婷接班: a surname and one or two characters joined to this name by 、 is a name too.
+      if (text[i - 1] === '、') {
+        for (const len of [2, 3]) {
+          const at = i - 1 - len;
+          const cand = text.slice(at, i - 1);
+          if (at < 0 || !/^[\u4e00-\u9fff]+$/.test(cand) || !surnames.some((s) => cand.startsWith(s) && cand.length > s.length)) continue;
+          if (!BEFORE.test(text.slice(Math.max(0, at - 3), at)) || out.some((f) => f.start <= at && at < f.end)) continue;
+          out.push({ kind: 'NAME', start: at, end: i - 1, text: cand, rule: 'in passing' }); // i18n-exempt: a rule id
+          break;
+        }
+      }
       i = g + n - 1;
       break;
     }

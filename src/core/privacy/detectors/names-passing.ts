@@ -36,6 +36,14 @@ const THE_ROLE_AFTER = new RegExp(`^[ \\u00a0]+(?:the|our|his|her)[ \\u00a0]+(?:
 const FROM_AFTER = /^[ \u00a0]+(?:from|at|in|on)[ \u00a0]+(?:the[ \u00a0]+)?(?:[A-Za-z0-9-]+(?:['’]s)?[ \u00a0]+){0,3}(?:team|pharmacy|clinic|shift|rota|ward|unit|lab|laboratory|desk|office|service|department|microbiology|haematology|biochemistry|radiology|cardiology|[a-z]*ology|outreach|nights|days|call|switchboard|reception)\b/i;
 /** What a person is doing on a team ("Ravi leading, Eilidh on airway"): the word before it is a person. */
 const DOING_AFTER = /^[ \u00a0]+(?:leading|covering|running|scrubbing|assisting|supervising|observing|shadowing|on (?:airway|call|nights|days|the bleep|compressions|drugs|scribe))\b/;
+/** A task given to a person ("Farhan to discuss with IR", "Yasmin and Gintare to scrub"). */
+const TASK_AFTER =
+  /^[ \u00a0]+to[ \u00a0]+(?:discuss|see|review|scrub|call|phone|ring|chase|check|do|arrange|refer|book|contact|speak|follow|assess|examine|request|prescribe|start|stop|update|inform|complete|sign|consent|sort|write|order|take|bring|collect|visit|attend|escalate|bleep|confirm|ask|tell|liaise|lead|cover|assist)\b/;
+/** In a comma list of capitalised words ("Towns: Derby, Reading, Chester"): list evidence alone is not enough. */
+const IN_LIST_BEFORE = new RegExp(`[${UPC}][${LOC}]+,[ \\u00a0]*$`);
+const IN_LIST_AFTER = new RegExp(`^,[ \\u00a0]*[${UPC}][${LOC}]+(?:,|\\.|$| and)`);
+/** "Yasmin and Gintare": the capitalised word joined before a name found. */
+const JOINED_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}0-9'’-])([${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*)[ \\u00a0]*(?:,|and|&)[ \\u00a0]*$`);
 /** A verb after a name at the start of a sentence ("Svetlana spiked", "Mohammed is post PCI"). */
 const VERB_AFTER =
   /^[ \u00a0]+(?:is|was|has|had|will|would|can|could|should|may|might|did|does|says|said|reports|reported|took|gave|asked|called|phoned|rang|feels|felt|thinks|thought|wants|wanted|prefers|preferred|agrees|agreed|spiked|remains|remained|became|went|came|is|seems|seemed|looks|looked|needs|needed|declined|refused|knows|understands|lives|lived|arrived|left|collapsed|fell|complains|denies|states|stated|[a-z]+ed)\b/;
@@ -86,14 +94,22 @@ export function findNamesInPassing(text: string): Finding[] {
       APPOSITION.test(tail) ||
       THE_ROLE_AFTER.test(after) ||
       DOING_AFTER.test(after) ||
+      TASK_AFTER.test(after) ||
+      TASK_AFTER.test(tail) ||
       FROM_AFTER.test(after) ||
       FROM_AFTER.test(tail);
     let ok = false;
-    if (strong) ok = inList || !/^[A-Z][a-z]?$/.test(word);
-    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before)) ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail);
+    if (strong) ok = inList || (!/^[A-Z][a-z]?$/.test(word) && !/(?:ed|ing|ly)$/.test(word));
+    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !((IN_LIST_BEFORE.test(before) && lastEnd < start - 2 - 40) || IN_LIST_AFTER.test(tail))) ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail);
     if (!ok) continue;
     // Only a given name on the list takes the words after it; a word found by its context alone stands alone.
     if (!inList && !(ROLE_PAREN_AFTER.test(tail) || APPOSITION.test(tail) || FROM_AFTER.test(tail))) end = start + word.length;
+    // "Yasmin and Gintare to scrub": the word joined before this name is one too.
+    const joined = JOINED_BEFORE.exec(before);
+    if (joined && start - before.length + joined.index + joined[0].indexOf(joined[1]!) >= lastEnd && !stopped(joined[1]!)) {
+      const at = start - before.length + joined.index + joined[0].indexOf(joined[1]!);
+      if (!SENTENCE_START.test(text.slice(Math.max(0, at - 50), at)) || names.has(joined[1]!) || strong) out.push({ kind: 'NAME', start: at, end: at + joined[1]!.length, text: joined[1]!, rule: 'in passing' }); // i18n-exempt: a rule id
+    }
     out.push({ kind: 'NAME', start, end, text: text.slice(start, end), rule: 'in passing' }); // i18n-exempt: a rule id
     lastEnd = end;
   }

@@ -71,6 +71,8 @@ admitted seen reviewed discussed plan impression assessment examination history
 doctor nurse patient mother father son daughter wife husband brother sister friend
 reg registrar consultant sho fy1 fy2 f1 f2 spr ct st hca porter physio ot slt dietitian pharmacist anaesthetist
 jesus god christ lord allah buddha
+asked agreed told plan need needs due happy keen unable able going want wants tried trying decided advised please kindly
+had has have will would could should shall must might also then please
 hosp physical name names suite member members group clinical scientist new flat apt ave blvd round rock chipping
 market high upper lower old great little north south east west central city county state national`;
 
