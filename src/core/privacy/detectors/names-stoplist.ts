@@ -5,7 +5,7 @@
  * names on list evidence alone; a title or a label (detectors/names.ts) still can ("Dr Addison").
  * Lower case, one word each.
  */
-// i18n-exempt: word lists the detector matches against, not messages.
+// i18n-exempt: a word list the detector matches against, not a message.
 const eponyms = `
 addison addisonian apgar alzheimer babinski barrett barre battle bell bishop braden breslow brown broca brugada budd
 burkitt charcot chiari chvostek cheyne child christmas conn cori crohn cushing dandy darier de dix down dubin duchenne
@@ -20,6 +20,7 @@ canadian ottawa lund centor rockall blatchford ranson mcdonald hamilton beck moc
 ziehl neelsen gram wright giemsa papanicolaou pap doppler holter swan ganz foley hickman groshong tenckhoff
 mantoux coombs widal weil venturi guedel yankauer macintosh miller sengstaken blakemore minnesota bolam gillick fraser
 achilles adam apple`;
+// i18n-exempt: a word list the detector matches against, not a message.
 const places = `
 london paris boston manchester leeds sheffield brighton bristol coventry cambridge oxford birmingham glasgow edinburgh
 dublin belfast cardiff liverpool newcastle nottingham leicester york mumbai delhi lagos accra nairobi cairo dubai
@@ -27,6 +28,7 @@ beijing shanghai hong kong singapore sydney melbourne toronto vancouver chicago 
 mayo hopkins johns cleveland guy guys thomas thomas' barts royal victoria infirmary general st saint tesco asda
 sainsbury sainsburys boots lloyds argos costa amazon google apple england scotland wales ireland britain africa
 india china america europe asia wolverhampton harrogate york kent essex surrey devon cornwall`;
+// i18n-exempt: a word list the detector matches against, not a message.
 const drugs = `
 warfarin heparin augmentin tazocin clexane seretide nexium zoloft keppra lasix tegretol xarelto eliquis ventolin
 lantus humalog levemir novorapid tresiba madopar sinemet oramorph oxynorm zomorph tramadol codeine cocodamol
@@ -49,6 +51,7 @@ bumetanide spironolactone eplerenone entresto atorvastatin simvastatin rosuvasta
 levothyroxine carbimazole propylthiouracil tamoxifen letrozole anastrozole zoladex bicalutamide tamsulosin
 finasteride oxybutynin mirabegron sildenafil viagra cialis diprobase epaderm doublebase cetraben e45 canesten
 daktarin fucidin bactroban betnovate dermovate eumovate hydromol zerobase ensure altraplen`;
+// i18n-exempt: a word list the detector matches against, not a message.
 const clinical = `
 chest head back neck hand hands foot feet arm arms leg legs knee hip eye eyes ear ears heart lung lungs liver kidney
 pain plan obs bloods blood urine sats temp pulse bp hr rr gcs news news2 ecg echo ct mri cxr axr usg us ogd ercp
@@ -66,6 +69,7 @@ amber red green
 oxygen saline water glucose dextrose hartmann's
 hba1c inr aptt crp wcc hb plt na urea creat egfr alt ast alp ggt tsh ft4 psa ca125 bnp
 `;
+// i18n-exempt: a word list the detector matches against, not a message.
 const extra = `
 admitted seen reviewed discussed plan impression assessment examination history
 doctor nurse patient mother father son daughter wife husband brother sister friend
