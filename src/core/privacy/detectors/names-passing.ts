@@ -25,6 +25,11 @@ const CUE_BEFORE =
   /(?:\b(?:spoke|speak|spoken|speaking|chatted|talked|talking|discussed|discussing|agreed|liaised|met|meeting|escalated|escalate|handed over|handover|hand over|covered|consented|bleeped|bleep|paged|page|contacted|contact|emailed|email|called|call|phoned|phone|rang|ring|telephoned|informed|inform|told|tell|asked|ask|reviewed|seen|examined|checked|led|leading|per|via|thanks|thank)(?:[ \u00a0]+(?:him|her|them|this|it|the patient|pt))?[ \u00a0]+(?:(?:to|with|by|from)[ \u00a0]+)?)$/i;
 /** "Gareth and Leanne", "Fatima, Wei": a word joined to a name just found. */
 const JOINED = /^[ \u00a0]*(?:,|and|&|or)[ \u00a0]*$/;
+/** Done by a person ("done by Liesel", "glued by Emre"), under or per a person, a review or a talk with one. */
+const BY_BEFORE =
+  /(?:\b[a-z]+(?:ed|en|ne|wn|ht)[ \u00a0]+by|\bunder(?:[ \u00a0]+the[ \u00a0]+care[ \u00a0]+of)?|\bper|\b(?:review|reviews|discussion|conversation|call|chat|meeting|talk|handover|huddle|debrief)[ \u00a0]+with)[ \u00a0]+$/i;
+/** At a sentence's start, a given name then where its owner is and what they did ("Mirela in CT confirmed…"). */
+const PLACE_THEN_VERB = /^[ \u00a0]+(?:in|at|on|from)[ \u00a0]+(?:the[ \u00a0]+)?[A-Za-z0-9-]+[ \u00a0]+(?:[a-z]+ed|is|was|has|had|says|said|will|thinks|feels|reports)\b/;
 /** A weaker cue (only with the list): "with Tom", "to Tom", "by Tom". */
 const WEAK_BEFORE = /\b(?:with|by|for|and|or|ask|asked|tell|told)[ \u00a0]+$/i;
 /** Where a place stands ("lives in Brighton", "seen at Derby"): list evidence alone is not enough. */
@@ -87,6 +92,7 @@ export function findNamesInPassing(text: string): Finding[] {
     const strong =
       (lastEnd >= 0 && JOINED.test(text.slice(lastEnd, start))) ||
       CUE_BEFORE.test(before) ||
+      (BY_BEFORE.test(before) && !DRUG_SHAPE.test(word)) ||
       ROLE_PAREN_BEFORE.test(before) ||
       ROLE_PAREN_AFTER.test(after) ||
       ROLE_PAREN_AFTER.test(tail) ||
@@ -100,7 +106,7 @@ export function findNamesInPassing(text: string): Finding[] {
       FROM_AFTER.test(tail);
     let ok = false;
     if (strong) ok = inList || (!/^[A-Z][a-z]?$/.test(word) && !/(?:ed|ing|ly)$/.test(word));
-    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !((IN_LIST_BEFORE.test(before) && lastEnd < start - 2 - 40) || IN_LIST_AFTER.test(tail))) ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail);
+    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !((IN_LIST_BEFORE.test(before) && lastEnd < start - 2 - 40) || IN_LIST_AFTER.test(tail))) ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail) || PLACE_THEN_VERB.test(after);
     if (!ok) continue;
     // Only a given name on the list takes the words after it; a word found by its context alone stands alone.
     if (!inList && !(ROLE_PAREN_AFTER.test(tail) || APPOSITION.test(tail) || FROM_AFTER.test(tail))) end = start + word.length;

@@ -84,7 +84,7 @@ export const PASSING_STOP: ReadonlySet<string> = new Set(`${eponyms} ${places} $
 
 /** Drug names by their stems (Clindamycin, Cefalexin, Aldactone): never a name on list evidence alone. */
 export const DRUG_SHAPE =
-  /(?:mycin|micin|cillin|cycline|floxacin|oxacin|azole|pril|sartan|olol|statin|dipine|parin|xaban|gatran|glutide|gliptin|flozin|mab|tinib|ciclovir|cyclovir|azepam|zolam|prazole|tidine|lexin|alexin|actone|olone|asone|terol|tropium|setron|profen|fenac|oxetine|aline|triptan|amide|semide|thiazide|ctone|vastatin|zepine|apine|idone|amine|caine)$/i;
+  /(?:mycin|micin|penem|cillin|cycline|floxacin|oxacin|azole|pril|sartan|olol|statin|dipine|parin|xaban|gatran|glutide|gliptin|flozin|mab|tinib|ciclovir|cyclovir|azepam|zolam|prazole|tidine|lexin|alexin|actone|olone|asone|terol|tropium|setron|profen|fenac|oxetine|aline|triptan|amide|semide|thiazide|ctone|vastatin|zepine|apine|idone|amine|caine)$/i;
 
 /**
  * What follows an eponym, a drug or a place rather than a person: the word is then never read as a
