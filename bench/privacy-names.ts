@@ -12,6 +12,9 @@
 // names-heldout-3, written before the fixes the second set led to; its first look after them: recall 0.788 (26/33),
 // precision 1.000 (missed: "review with Adaeze:", "Mirela in CT confirmed", "under Nkechi", "done by Liesel", 今晨董立新查房,
 // 心内科贺军会诊, 通知姚鹏调整). Each new set has shown context the rules did not know: 0.895, 0.872, 0.788 on first looks.
+// names-heldout-4, written before the fixes the third set led to; its first look after them: recall 0.742 (23/31),
+// precision 0.958 (missed: "Barnaby knows", "OGD tomorrow with Demetrios", "Folasade from social work", "with Kamau",
+// "mobilised with Jolene", "Discussed fluids with Obinna", 龙小军, 付强交夜班; wrong: 安静入 after 患者, by the label rule).
 // Run: npx tsx bench/privacy-names.ts [--misses]
 import { scan } from '../src/core/privacy/scanner.js';
 import { precision, recall, scoreFindings } from '../test/support/privacy-set.js';
@@ -19,7 +22,7 @@ import { loadNamesSet, type NamesPart } from '../test/support/privacy-names-set.
 
 const showMisses = process.argv.includes('--misses');
 const GOAL = { tuned: 0.99, heldout: 0.95, precision: 0.9 };
-for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3']) as NamesPart[]) {
+for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4']) as NamesPart[]) {
   const notes = loadNamesSet(part);
   const s = scoreFindings(notes, (n) => scan(n.text));
   const t = s.byKind.NAME;
