@@ -24,10 +24,16 @@ const ROLE =
 const CUE_BEFORE =
   /(?:\b(?:spoke|speak|spoken|speaking|chatted|talked|talking|discussed|discussing|agreed|liaised|met|meeting|escalated|escalate|handed over|handover|hand over|covered|consented|bleeped|bleep|paged|page|contacted|contact|emailed|email|called|call|phoned|phone|rang|ring|telephoned|informed|inform|told|tell|asked|ask|reviewed|seen|examined|checked|led|leading|per|via|thanks|thank)(?:[ \u00a0]+(?:him|her|them|this|it|the patient|pt))?[ \u00a0]+(?:(?:to|with|by|from)[ \u00a0]+)?)$/i;
 /** "Gareth and Leanne", "Fatima, Wei": a word joined to a name just found. */
-const JOINED = /^[ \u00a0]*(?:,|and|&|or)[ \u00a0]*$/;
+const JOINED = /^(?:[ \u00a0]*,|[ \u00a0]+(?:and|&|or))[ \u00a0]+$/;
 /** Done by a person ("done by Liesel", "glued by Emre"), under or per a person, a review or a talk with one. */
 const BY_BEFORE =
   /(?:\b[a-z]+(?:ed|en|ne|wn|ht)[ \u00a0]+by|\bunder(?:[ \u00a0]+the[ \u00a0]+care[ \u00a0]+of)?|\bper|\b(?:review|reviews|discussion|conversation|call|chat|meeting|talk|handover|huddle|debrief)[ \u00a0]+with)[ \u00a0]+$/i;
+/** "with Demetrios": after "with", any capitalised word that is no stopword, drug or dose. */
+const WITH_BEFORE = /\bwith[ \u00a0]+$/i;
+const NO_DOSE_AFTER = /^(?![ \u00a0]*\d)/;
+/** A person's verb after a word not on the list ("Barnaby knows the story"). */
+const PERSON_VERB_AFTER =
+  /^[ \u00a0]+(?:knows|says|said|agrees|agreed|thinks|thought|wants|wanted|phoned|called|rang|asked|saw|took|gave|feels|felt|prefers|preferred|is aware|was aware|will (?:call|review|see|chase|discuss|come|ring|phone|speak|check|do)|happy|keen|aware)\b/;
 /** At a sentence's start, a given name then where its owner is and what they did ("Mirela in CT confirmed…"). */
 const PLACE_THEN_VERB = /^[ \u00a0]+(?:in|at|on|from)[ \u00a0]+(?:the[ \u00a0]+)?[A-Za-z0-9-]+[ \u00a0]+(?:[a-z]+ed|is|was|has|had|says|said|will|thinks|feels|reports)\b/;
 /** A weaker cue (only with the list): "with Tom", "to Tom", "by Tom". */
@@ -38,7 +44,7 @@ const ROLE_PAREN_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}])(?:[A-Za-z]+[ \\u00a0
 const ROLE_PAREN_AFTER = new RegExp(`^[ \\u00a0]*\\((?:the[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,2}(?:${ROLE}|[a-z]*(?:ology|ogy)|reg|team)\\)`, 'i');
 const APPOSITION = new RegExp(`^,[ \\u00a0]*(?:(?:the|our|a|an|his|her|their|my|your)[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,3}${ROLE}\\b`, 'i');
 const THE_ROLE_AFTER = new RegExp(`^[ \\u00a0]+(?:the|our|his|her)[ \\u00a0]+(?:[A-Za-z0-9-]+[ \\u00a0]+){0,2}${ROLE}\\b`, 'i');
-const FROM_AFTER = /^[ \u00a0]+(?:from|at|in|on)[ \u00a0]+(?:the[ \u00a0]+)?(?:[A-Za-z0-9-]+(?:['’]s)?[ \u00a0]+){0,3}(?:team|pharmacy|clinic|shift|rota|ward|unit|lab|laboratory|desk|office|service|department|microbiology|haematology|biochemistry|radiology|cardiology|[a-z]*ology|outreach|nights|days|call|switchboard|reception)\b/i;
+const FROM_AFTER = /^[ \u00a0]+(?:from|at|in|on)[ \u00a0]+(?:the[ \u00a0]+)?(?:[A-Za-z0-9-]+(?:['’]s)?[ \u00a0]+){0,3}(?:team|pharmacy|clinic|shift|rota|ward|unit|lab|laboratory|desk|office|service|department|microbiology|haematology|biochemistry|radiology|cardiology|[a-z]*ology|outreach|nights|days|call|switchboard|reception|work|services|support|liaison|safeguarding|chaplaincy|bank|agency)\b/i;
 /** What a person is doing on a team ("Ravi leading, Eilidh on airway"): the word before it is a person. */
 const DOING_AFTER = /^[ \u00a0]+(?:leading|covering|running|scrubbing|assisting|supervising|observing|shadowing|on (?:airway|call|nights|days|the bleep|compressions|drugs|scribe))\b/;
 /** A task given to a person ("Farhan to discuss with IR", "Yasmin and Gintare to scrub"). */
@@ -48,7 +54,7 @@ const TASK_AFTER =
 const IN_LIST_BEFORE = new RegExp(`[${UPC}][${LOC}]+,[ \\u00a0]*$`);
 const IN_LIST_AFTER = new RegExp(`^,[ \\u00a0]*[${UPC}][${LOC}]+(?:,|\\.|$| and)`);
 /** "Yasmin and Gintare": the capitalised word joined before a name found. */
-const JOINED_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}0-9'’-])([${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*)[ \\u00a0]*(?:,|and|&)[ \\u00a0]*$`);
+const JOINED_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}0-9'’-])([${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*)[ \\u00a0]*(?:[ \\u00a0]*,|[ \\u00a0]+(?:and|&))[ \\u00a0]+$`);
 /** A verb after a name at the start of a sentence ("Svetlana spiked", "Mohammed is post PCI"). */
 const VERB_AFTER =
   /^[ \u00a0]+(?:is|was|has|had|will|would|can|could|should|may|might|did|does|says|said|reports|reported|took|gave|asked|called|phoned|rang|feels|felt|thinks|thought|wants|wanted|prefers|preferred|agrees|agreed|spiked|remains|remained|became|went|came|is|seems|seemed|looks|looked|needs|needed|declined|refused|knows|understands|lives|lived|arrived|left|collapsed|fell|complains|denies|states|stated|[a-z]+ed)\b/;
@@ -93,6 +99,9 @@ export function findNamesInPassing(text: string): Finding[] {
       (lastEnd >= 0 && JOINED.test(text.slice(lastEnd, start))) ||
       CUE_BEFORE.test(before) ||
       (BY_BEFORE.test(before) && !DRUG_SHAPE.test(word)) ||
+      (WITH_BEFORE.test(before) && !DRUG_SHAPE.test(word) && NO_DOSE_AFTER.test(after)) ||
+      PERSON_VERB_AFTER.test(after) ||
+      PERSON_VERB_AFTER.test(tail) ||
       ROLE_PAREN_BEFORE.test(before) ||
       ROLE_PAREN_AFTER.test(after) ||
       ROLE_PAREN_AFTER.test(tail) ||
