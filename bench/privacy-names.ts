@@ -15,6 +15,9 @@
 // names-heldout-4, written before the fixes the third set led to; its first look after them: recall 0.742 (23/31),
 // precision 0.958 (missed: "Barnaby knows", "OGD tomorrow with Demetrios", "Folasade from social work", "with Kamau",
 // "mobilised with Jolene", "Discussed fluids with Obinna", 龙小军, 付强交夜班; wrong: 安静入 after 患者, by the label rule).
+// names-heldout-5, written before the fixes the fourth set led to; its first look after them: recall 0.926 (25/27),
+// precision 1.000 (every English name found; missed 邵文杰 before 副主任医师, 余慧 in 接余慧班). Left untuned: it is the
+// held-out figure. First looks in order: 0.895, 0.872, 0.788, 0.742, 0.926; the goal is 0.95.
 // Run: npx tsx bench/privacy-names.ts [--misses]
 import { scan } from '../src/core/privacy/scanner.js';
 import { precision, recall, scoreFindings } from '../test/support/privacy-set.js';
@@ -22,7 +25,7 @@ import { loadNamesSet, type NamesPart } from '../test/support/privacy-names-set.
 
 const showMisses = process.argv.includes('--misses');
 const GOAL = { tuned: 0.99, heldout: 0.95, precision: 0.9 };
-for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4']) as NamesPart[]) {
+for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5']) as NamesPart[]) {
   const notes = loadNamesSet(part);
   const s = scoreFindings(notes, (n) => scan(n.text));
   const t = s.byKind.NAME;
