@@ -60,6 +60,8 @@ const VERB_AFTER =
   /^[ \u00a0]+(?:is|was|has|had|will|would|can|could|should|may|might|did|does|says|said|reports|reported|took|gave|asked|called|phoned|rang|feels|felt|thinks|thought|wants|wanted|prefers|preferred|agrees|agreed|spiked|remains|remained|became|went|came|is|seems|seemed|looks|looked|needs|needed|declined|refused|knows|understands|lives|lived|arrived|left|collapsed|fell|complains|denies|states|stated|[a-z]+ed)\b/;
 /** A sentence starts before it: the text start, a line start, ". " "! " "? " or a list's "- ". */
 const SENTENCE_START = /(?:^|[\n.!?:;]|^[ \t]*[-*•]|[-–—][ \u00a0]*)[ \u00a0\t"'(]*$/;
+/** Cues after the word, or after the name it starts ("Tom Reilly (day team)"). */
+const CUES_AFTER = [PERSON_VERB_AFTER, ROLE_PAREN_AFTER, APPOSITION, TASK_AFTER, FROM_AFTER];
 const NEXT_NAME = new RegExp(`^[ \\u00a0]+([${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*)(?![${UPC}${LOC}0-9])`);
 
 let given: Set<string> | undefined;
@@ -95,27 +97,22 @@ export function findNamesInPassing(text: string): Finding[] {
     }
     const tail = text.slice(end, end + 60);
     if (end > start + word.length && THING_AFTER.test(tail)) continue;
+    const joinedToName = lastEnd >= 0 && JOINED.test(text.slice(lastEnd, start));
     const strong =
-      (lastEnd >= 0 && JOINED.test(text.slice(lastEnd, start))) ||
+      joinedToName ||
       CUE_BEFORE.test(before) ||
+      ROLE_PAREN_BEFORE.test(before) ||
       (BY_BEFORE.test(before) && !DRUG_SHAPE.test(word)) ||
       (WITH_BEFORE.test(before) && !DRUG_SHAPE.test(word) && NO_DOSE_AFTER.test(after)) ||
-      PERSON_VERB_AFTER.test(after) ||
-      PERSON_VERB_AFTER.test(tail) ||
-      ROLE_PAREN_BEFORE.test(before) ||
-      ROLE_PAREN_AFTER.test(after) ||
-      ROLE_PAREN_AFTER.test(tail) ||
-      APPOSITION.test(after) ||
-      APPOSITION.test(tail) ||
       THE_ROLE_AFTER.test(after) ||
       DOING_AFTER.test(after) ||
-      TASK_AFTER.test(after) ||
-      TASK_AFTER.test(tail) ||
-      FROM_AFTER.test(after) ||
-      FROM_AFTER.test(tail);
+      CUES_AFTER.some((re) => re.test(after) || re.test(tail));
+    const inAList = (IN_LIST_BEFORE.test(before) && !joinedToName) || IN_LIST_AFTER.test(tail);
     let ok = false;
     if (strong) ok = inList || (!/^[A-Z][a-z]?$/.test(word) && !/(?:ed|ing|ly)$/.test(word));
-    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !((IN_LIST_BEFORE.test(before) && lastEnd < start - 2 - 40) || IN_LIST_AFTER.test(tail))) ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail) || PLACE_THEN_VERB.test(after);
+    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !inAList) {
+      ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail) || PLACE_THEN_VERB.test(after);
+    }
     if (!ok) continue;
     // Only a given name on the list takes the words after it; a word found by its context alone stands alone.
     if (!inList && !(ROLE_PAREN_AFTER.test(tail) || APPOSITION.test(tail) || FROM_AFTER.test(tail))) end = start + word.length;
