@@ -2,7 +2,8 @@
 // surnames and given-name characters the privacy guard's names-in-passing pass uses as evidence, from the person
 // name lists of @faker-js/faker (MIT; every locale's first names in Latin letters, zh_CN/zh_TW surnames and given
 // names), and its licence beside it (name-list-data.notice.json, which build/notices.mjs puts in the notices).
-// Run after upgrading faker:   node build/name-list.mjs [path to node_modules]
+// faker is not a dependency (only its data is bundled, through the generated file). To regenerate:
+//   npm install --prefix /tmp/faker --no-save @faker-js/faker@10.6.0 && node build/name-list.mjs /tmp/faker/node_modules
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
