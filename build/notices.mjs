@@ -2,7 +2,7 @@
 // in the bundle is listed with its name, version, licence and the full text of its licence file(s), read from its own
 // folder in node_modules, so the tarball carries the notices its licences ask for. A bundled package without a licence
 // file stops the build (look at it before shipping it).
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** `node_modules/<name>` (or `@scope/name`) folders of the packages in an esbuild metafile's inputs, deepest copy kept apart. */
@@ -55,6 +55,17 @@ export function packageNotice(dir) {
   return { name: pkg.name, version: pkg.version, licence, texts: files.map((f) => readFileSync(path.join(dir, f), 'utf8').trim()) };
 }
 
+/** The notices of bundled source files generated from a package's data: `X.ts` with a `X.notice.json` beside it. */
+export function embeddedNotices(metafile, cwd = process.cwd()) {
+  const out = [];
+  for (const input of Object.keys(metafile.inputs)) {
+    if (input.includes('node_modules/') || !/\.[cm]?[jt]s$/.test(input)) continue;
+    const notice = path.resolve(cwd, input.replace(/\.[cm]?[jt]s$/, '.notice.json'));
+    if (existsSync(notice)) out.push(JSON.parse(readFileSync(notice, 'utf8')));
+  }
+  return out;
+}
+
 /** A code fence longer than any run of backticks in `text`. */
 const fence = (text) => '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((r) => r.length + 1)));
 
@@ -65,6 +76,8 @@ export function noticesText(metafile, own, cwd) {
     const n = packageNotice(dir);
     seen.set(`${n.name}@${n.version}`, n);
   }
+  // Data generated from a package into src/ (e.g. the guard's name list) carries its notice beside it: X.notice.json.
+  for (const n of embeddedNotices(metafile, cwd)) seen.set(`${n.name}@${n.version}`, n);
   const list = [...seen.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
   const head = [
     `# Third-party notices for ${own.name} ${own.version}`,

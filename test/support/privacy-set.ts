@@ -94,7 +94,7 @@ function covered(text: string, g: GoldSpan, findings: readonly Finding[]): boole
 
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
 
-export function scoreFindings(notes: readonly LabelledNote[], findingsFor: (note: LabelledNote) => readonly Finding[]): Scores {
+export function scoreFindings<N extends Pick<LabelledNote, 'name' | 'text' | 'gold'>>(notes: readonly N[], findingsFor: (note: N) => readonly Finding[]): Scores {
   const byKind = Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<Kind, Tally>;
   const direct = emptyTally();
   const all = emptyTally();

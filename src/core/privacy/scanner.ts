@@ -11,6 +11,8 @@ import { findAges, findDateFindings } from './detectors/dates.js';
 import { findNationalIds } from './detectors/ids.js';
 import { findNames } from './detectors/names.js';
 import { findChineseNames } from './detectors/names-zh.js';
+import { findNamesInPassing } from './detectors/names-passing.js';
+import { findChineseNamesInPassing } from './detectors/names-passing-zh.js';
 import { findRecordNumbers } from './detectors/records.js';
 import { COMMON_WORDS, LC, isStop } from './detectors/words.js';
 
@@ -30,9 +32,20 @@ export function scan(text: string): Finding[] {
   const found: Finding[] = [];
   // (Appended one by one: a long text can hold more findings than a spread may pass as arguments.)
   for (const detect of DETECTORS) for (const f of detect(text)) found.push(f);
+  for (const f of namesInPassing(text, found)) found.push(f);
   for (const f of namesAgain(text, found)) found.push(f);
   for (const f of agesAfterNames(text, found)) found.push(f);
   return settle(text, found);
+}
+
+/**
+ * Names with no label or title (detectors/names-passing*.ts), where no other detector found
+ * something: a town in an address or a word of an e-mail address is not a name in passing.
+ */
+function namesInPassing(text: string, found: readonly Finding[]): Finding[] {
+  const taken = found.filter((f) => f.kind !== 'NAME');
+  const free = (f: Finding) => !taken.some((t) => t.start < f.end && f.start < t.end);
+  return [...findNamesInPassing(text), ...findChineseNamesInPassing(text)].filter(free);
 }
 
 const MAX_NAME_WORD = 64;
