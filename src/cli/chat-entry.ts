@@ -42,6 +42,10 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
     const uiOptions = { system: planner.system, resume: resumeId, incognito, privacy, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
+    if (screenReaderMode(o.screenReader, store)) {
+      const { runLinear } = await import('../ui/linear/run-linear.js');
+      return runLinear(settings, uiOptions);
+    }
     const { runInteractive } = await import('../ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }
@@ -55,4 +59,14 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
     { userText: plan.question, system: plan.system, stream: o.stream !== false, json: entry.output === 'json', jsonl: entry.output === 'jsonl', reasoning: o.reasoning ?? 'show', session, plan, privacy },
     { stdout: process.stdout, stderr: process.stderr },
   );
+}
+
+/**
+ * Screen-reader mode for the chat screen: the flag (`--screen-reader`, `--no-screen-reader`), then
+ * INK_SCREEN_READER=true (the variable Ink and gemini-cli read), then the config key `screen-reader`.
+ */
+export function screenReaderMode(flag: boolean | undefined, store: ConfigStore, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (flag !== undefined) return flag;
+  if (env.INK_SCREEN_READER?.trim().toLowerCase() === 'true') return true;
+  return resolveValue('screen-reader', { store, env }) === true;
 }

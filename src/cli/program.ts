@@ -42,7 +42,9 @@ function buildProgram(): Command {
     .option('--no-stdin', 'ignore piped stdin')
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
-    .option('--incognito', 'save nothing on disk: no session, no prompt history');
+    .option('--incognito', 'save nothing on disk: no session, no prompt history')
+    .option('--screen-reader', 'the chat screen as plain lines, nothing redrawn (also INK_SCREEN_READER=true, config `screen-reader`)')
+    .option('--no-screen-reader', 'the chat screen as usual, whatever INK_SCREEN_READER or the config says');
   addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file
   addPrivacyOptions(program); // --privacy, --shift-dates
   addServiceOptions(program);
