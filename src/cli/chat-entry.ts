@@ -10,6 +10,7 @@ import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
 import type { PrivacyFlags } from './commands/privacy-options.js';
 import { resolvePrivacy } from '../core/privacy/choice.js';
+import { screenReaderMode } from './screen-reader-mode.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
@@ -61,12 +62,3 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   );
 }
 
-/**
- * Screen-reader mode for the chat screen: the flag (`--screen-reader`, `--no-screen-reader`), then
- * INK_SCREEN_READER=true (the variable Ink and gemini-cli read), then the config key `screen-reader`.
- */
-export function screenReaderMode(flag: boolean | undefined, store: ConfigStore, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (flag !== undefined) return flag;
-  if (env.INK_SCREEN_READER?.trim().toLowerCase() === 'true') return true;
-  return resolveValue('screen-reader', { store, env }) === true;
-}

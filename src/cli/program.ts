@@ -16,6 +16,7 @@ import { VERSION } from '../version.js';
 import { configureAudit } from '../core/audit/setup.js';
 import { chooseLanguage, setLanguage } from '../core/i18n/language.js';
 import { configuredLanguage } from '../core/config/config-store.js';
+import { screenReaderText } from '../core/i18n/messages/ui-screen-reader.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');
@@ -43,8 +44,8 @@ function buildProgram(): Command {
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
     .option('--incognito', 'save nothing on disk: no session, no prompt history')
-    .option('--screen-reader', 'the chat screen as plain lines, nothing redrawn (also INK_SCREEN_READER=true, config `screen-reader`)')
-    .option('--no-screen-reader', 'the chat screen as usual, whatever INK_SCREEN_READER or the config says');
+    .option('--screen-reader', screenReaderText.flagOn)
+    .option('--no-screen-reader', screenReaderText.flagOff);
   addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file
   addPrivacyOptions(program); // --privacy, --shift-dates
   addServiceOptions(program);

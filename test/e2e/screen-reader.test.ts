@@ -50,7 +50,7 @@ test('--screen-reader: a whole conversation is appended as plain lines (no escap
     { reasoning: REASONING, content: A1, paceMs: 20 },
     { reasoning: [], content: pieces(A2), paceMs: 10 },
   );
-  const record = path.join(fixture.double.url ? fs.mkdtempSync('/tmp/medchat-sr-') : '', 'bytes');
+  const record = path.join(fs.mkdtempSync('/tmp/medchat-sr-'), 'bytes');
   const p = open(['--screen-reader'], {}, undefined, record);
   await p.waitForText(MODE_ON);
   say(p, Q1);
@@ -83,7 +83,7 @@ test('--screen-reader: a whole conversation is appended as plain lines (no escap
   const medchat = lines.filter((l) => l.startsWith('medchat: '));
   assert.equal(medchat.length, 2, `each answer labelled once\n${medchat.join('\n')}`);
   assert.match(text, /thought for \d+ seconds?; \/reasoning reads it/, 'the reasoning as one line');
-  assert.ok(!lines.some((l) => l.startsWith('about resting') || l === 'The user asks about resting heart rate in adults.') || lines.indexOf('end of reasoning') > lines.indexOf(`you: ${Q2}`), 'the reasoning itself only on /reasoning');
+  assert.equal(text.split(REASONING.join('')).length, 2, 'the reasoning itself is read once: on /reasoning');
 
   // Every word of both answers, in order (the table read row by row).
   const after1 = text.indexOf(`you: ${Q1}`);
@@ -124,7 +124,7 @@ test('INK_SCREEN_READER=true turns screen-reader mode on; so does `medchat confi
   assert.equal(set.code, 0, set.stderr);
   const byConfig = open([], {}, home);
   await byConfig.waitForText(MODE_ON);
-  say(byConfig, '/exit');
+  byConfig.press('C-d'); // Ctrl+D on an empty line leaves, as on the chat screen
   assert.equal((await byConfig.exited()).code, 0);
 
   const off = open(['--no-screen-reader'], { INK_SCREEN_READER: 'true' }, home);
@@ -155,5 +155,21 @@ test('screen-reader mode: the privacy guard asks with numbered options, answered
   await p.waitForText('your question, to type again: Mrs Margaret Ellison');
   assert.equal(fixture.double.chat.requests.length, before + 1);
   say(p, '/exit');
+  assert.equal((await p.exited()).code, 0);
+});
+
+test('screen-reader mode: Ctrl+C stops an answer (it says so on a line of its own); at the prompt, twice within 2 s leaves', { skip, timeout: 60_000 }, async () => {
+  fixture.double.chat.enqueue({ reasoning: [], content: Array.from({ length: 400 }, (_, i) => `word${i}${i % 10 === 9 ? '\n\n' : ' '}`), paceMs: 20 });
+  const p = open(['--screen-reader']);
+  await p.waitForText(MODE_ON);
+  say(p, 'a long answer please');
+  await p.waitForText('medchat: word0');
+  p.press('C-c');
+  await p.waitForText('answer stopped; /retry asks again');
+  assert.ok(!p.screen().includes('word399'), 'the answer stopped');
+  assert.ok(p.all().some((l) => l.startsWith('medchat: word0')), `the label starts its line\n${p.all().join('\n')}`);
+  p.press('C-c');
+  await p.waitForText('press Ctrl+C again within 2 seconds');
+  p.press('C-c');
   assert.equal((await p.exited()).code, 0);
 });

@@ -71,6 +71,8 @@ export async function runLinear(settings: Settings, opts: InteractiveOptions, io
 
   let lastCtrlC = 0;
   const ctrlC = () => {
+    // The terminal echoed `^C` where the cursor was: what follows starts on a line of its own.
+    out.write('\n');
     if (controller.privacyAsking) return void controller.privacyKey('c', { ctrl: true });
     if (controller.stop()) return;
     const now = Date.now();

@@ -37,6 +37,8 @@ export const screenReaderText = messages(
     sessionNotSaved: 'this conversation is not saved (incognito or history off)',
     reasoningHelp: 'read the last answer\'s reasoning as plain lines',
     helpCommands: 'Commands:',
+    flagOn: 'the chat screen as plain lines, nothing redrawn, for screen readers (also INK_SCREEN_READER=true, config `screen-reader`)',
+    flagOff: 'the chat screen as usual, whatever INK_SCREEN_READER or the config says',
     helpKeys: 'Keys: Enter sends the line. Ctrl+C stops an answer; at the prompt, twice within 2 seconds leaves. Ctrl+D on an empty line leaves. A line with only Esc stops an answer. The terminal\'s own line editing is used; Up does not recall earlier prompts in this mode.',
   },
   {
@@ -72,6 +74,8 @@ export const screenReaderText = messages(
     sessionNotSaved: '本次对话不保存（无痕模式或历史已关闭）',
     reasoningHelp: '以纯文本读出上一个回答的推理',
     helpCommands: '命令：',
+    flagOn: '聊天界面以纯文本逐行输出、不重绘，适合读屏软件（也可用 INK_SCREEN_READER=true 或配置项 `screen-reader`）',
+    flagOff: '聊天界面照常显示，不论 INK_SCREEN_READER 或配置如何',
     helpKeys: '按键：Enter 发送这一行。Ctrl+C 停止回答；在提示处 2 秒内按两次退出。空行上按 Ctrl+D 退出。只含 Esc 的一行停止回答。使用终端自带的行编辑；此模式下 Up 不能调出之前的输入。',
   },
 );
