@@ -173,3 +173,38 @@ test('screen-reader mode: Ctrl+C stops an answer (it says so on a line of its ow
   p.press('C-c');
   assert.equal((await p.exited()).code, 0);
 });
+
+test('screen-reader mode: a paste of several lines is one question, and a question typed while an answer streams is said to wait', { skip, timeout: 60_000 }, async () => {
+  fixture.double.chat.enqueue({ reasoning: [], content: ['Noted.'], paceMs: 10 }, { reasoning: [], content: Array.from({ length: 60 }, (_, i) => `w${i}${i % 10 === 9 ? '\n\n' : ' '}`), paceMs: 150 }, { reasoning: [], content: ['Second.'] });
+  const p = open(['--screen-reader']);
+  await p.waitForText(MODE_ON);
+  const before = fixture.double.chat.requests.length;
+  p.tmux('set-buffer', '-b', 'note', 'BP 150/95\nHR 88\nsummarise these\n');
+  p.tmux('paste-buffer', '-b', 'note', '-t', p.name);
+  await p.waitForText('Noted.');
+  assert.equal(fixture.double.chat.requests.length, before + 1, 'one question, not three');
+  const sent = JSON.stringify(fixture.double.chat.requests.at(-1)!.body);
+  assert.match(sent, /BP 150\/95\\nHR 88\\nsummarise these/);
+  say(p, 'a long one');
+  await waitFor(() => fixture.double.chat.requests.length === before + 2, 10_000, 'the second question to be sent');
+  say(p, 'and then this');
+  await p.waitForText('waiting: and then this; it goes when the answer ends');
+  await p.waitForText('medchat: Second.', 15_000);
+  say(p, '/exit');
+  assert.equal((await p.exited()).code, 0);
+});
+
+test('screen-reader mode: each paragraph is printed as soon as it is finished, before the answer ends (medchat demo, whose stand-in streams a long answer)', { skip, timeout: 60_000 }, async () => {
+  const p = new TmuxPane(['demo', '--screen-reader', '--no-think'], {}, { width: 80, height: 60 });
+  fixture.panes.push(p);
+  await p.waitForText(MODE_ON);
+  say(p, 'long answer');
+  await p.waitForText('medchat: Demo reply.', 15_000);
+  const early = p.screen();
+  assert.ok(!early.includes('end of answer'), `the first paragraph is said while the answer is still being written\n${early}`);
+  await p.waitForText('end of answer', 30_000);
+  const rows = p.all();
+  assert.ok(rows.filter((r) => r.trim()).length > early.split('\n').filter((r) => r.trim()).length, 'more paragraphs followed it');
+  say(p, '/exit');
+  assert.equal((await p.exited()).code, 0);
+});

@@ -20,6 +20,9 @@ import { linearItemLines } from './linear-lines.js';
 /** Two Ctrl+C at the prompt within this long leave medchat (as on the chat screen). */
 const DOUBLE_CTRL_C_MS = 2000;
 
+/** Lines closer together than this were pasted, not typed: no one presses Enter twice in 25 ms. */
+const PASTE_GAP_MS = 25;
+
 /** Escape sequences a line may hold when arrow or function keys were pressed in cooked mode: not text. */
 const KEY_SEQUENCE = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|O.|.)?/g;
 
@@ -50,6 +53,8 @@ export async function runLinear(settings: Settings, opts: InteractiveOptions, io
   let printed = 0;
   let labelled = false;
   let choicesSaid = false;
+  let queuedSaid = 0;
+  let jobSaid = false;
   let finish!: () => void;
   const finished = new Promise<void>((r) => (finish = r));
   const onChange = () => {
@@ -63,6 +68,12 @@ export async function runLinear(settings: Settings, opts: InteractiveOptions, io
     printed = snap.items.length;
     if (controller.privacyAsking && !choicesSaid) print([t.privacyChoices]);
     choicesSaid = controller.privacyAsking;
+    // What waits for the answer, each line once when it joins the queue; a job's start, once.
+    const queued = snap.pending?.queued ?? [];
+    for (const q of queued.slice(queuedSaid)) print([t.queued(q.text)]);
+    queuedSaid = queued.length;
+    if (snap.job && !jobSaid) print([t.working(snap.job.label)]);
+    jobSaid = snap.job !== undefined;
     if (snap.exitRequested) finish();
   };
   const unsubscribe = controller.subscribe(onChange);
@@ -88,7 +99,22 @@ export async function runLinear(settings: Settings, opts: InteractiveOptions, io
   });
 
   const lines = readline.createInterface({ input: io.input, terminal: false, crlfDelay: Infinity });
+  // A paste arrives as several lines at once (the terminal hands them over one read each); typing,
+  // one line per Enter. Lines that follow each other within PASTE_GAP_MS are one question (pasting
+  // never sends line by line, as on the chat screen).
+  let arrived: string[] = [];
+  let flush: NodeJS.Timeout | undefined;
   lines.on('line', (raw) => {
+    arrived.push(raw);
+    clearTimeout(flush);
+    flush = setTimeout(() => {
+      const together = arrived;
+      arrived = [];
+      if (together.length === 1) return oneLine(together[0]!);
+      controller.submit(together.map((l) => l.replace(KEY_SEQUENCE, '')).join('\n'));
+    }, PASTE_GAP_MS);
+  });
+  const oneLine = (raw: string) => {
     if (raw.includes('\x1b') && !raw.replace(KEY_SEQUENCE, '').trim()) {
       // Esc then Enter: what Esc does on the chat screen (stop an answer, take back a queued line).
       if (/\x1b(?!\[|O)/.test(raw) || raw.trim() === '\x1b') controller.stop();
@@ -97,9 +123,9 @@ export async function runLinear(settings: Settings, opts: InteractiveOptions, io
     const line = raw.replace(KEY_SEQUENCE, '');
     if (controller.privacyAsking) return choose(line.trim());
     controller.submit(line);
-  });
+  };
   // Ctrl+D on an empty line (or the end of piped input): leave.
-  lines.on('close', () => controller.requestExit());
+  lines.on('close', () => setTimeout(() => controller.requestExit(), PASTE_GAP_MS + 5));
 
   const choose = (n: string) => {
     if (n === '1') controller.privacyKey('', { return: true });

@@ -28,6 +28,8 @@ export const screenReaderText = messages(
     privacyChoices: 'Choose by number and press Enter: 1 send as typed; 2 send with the identifiers replaced; 3 do not send, edit it',
     privacyAgain: 'type 1, 2 or 3 and press Enter',
     privacyEdit: (question: string) => `your question, to type again: ${question}`,
+    queued: (text: string) => `waiting: ${text}; it goes when the answer ends (a line with only Esc takes it back)`,
+    working: (label: string) => `working: ${label}`,
     ctrlCAgain: 'press Ctrl+C again within 2 seconds to leave medchat (or type /exit)',
     statusHelp: 'say the model, how much of the context window is used, and the session',
     status: (model: string, used: string, window: string, percent: number, thinking: boolean) =>
@@ -66,6 +68,8 @@ export const screenReaderText = messages(
     privacyChoices: '请输入编号后按 Enter：1 按原样发送；2 替换标识信息后发送；3 不发送，重新编辑',
     privacyAgain: '请输入 1、2 或 3 后按 Enter',
     privacyEdit: (question) => `你的问题（请重新输入）：${question}`,
+    queued: (text) => `排队中：${text}；当前回答结束后发送（只含 Esc 的一行可撤回）`,
+    working: (label) => `进行中：${label}`,
     ctrlCAgain: '2 秒内再按一次 Ctrl+C 退出 medchat（或输入 /exit）',
     statusHelp: '读出模型、上下文窗口用量和会话',
     status: (model, used, window, percent, thinking) => `模型 ${model}；推理${thinking ? '开' : '关'}；上下文窗口：已用 ${used} / ${window} 个 token，${percent}%`,
