@@ -38,5 +38,6 @@ test('each turn is labelled, the reasoning is one line in whole seconds, and a l
   assert.deepEqual(linearItemLines({ id: 'd', kind: 'answer', text: 'Third.' }, false), ['', 'Third.'], 'a later paragraph of the same answer is not labelled again');
   assert.deepEqual(linearItemLines({ id: 'e', kind: 'status', status: 'complete', stats: '4.2s · first token 0.3s · 52 tok/s' }, false), ['end of answer: 4.2s']);
   assert.deepEqual(linearItemLines({ id: 'f', kind: 'status', status: 'interrupted' }, false), ['answer stopped; /retry asks again']);
+  assert.deepEqual(linearItemLines({ id: 'h', kind: 'notice', tone: 'plain', text: '----==++\n--**==++' }, false), ['the picture preview is left out here; the address above opens the picture'], 'a picture in characters is not read out');
   assert.deepEqual(linearItemLines({ id: 'g', kind: 'notice', tone: 'error', text: '✗ the key was refused\nrun medchat config set api-key' }, false), ['error: the key was refused', 'run medchat config set api-key'], 'a symbol is not read by name; the tone is a word');
 });

@@ -44,6 +44,8 @@ export function linearItemLines(item: StaticItem, firstAnswer: boolean): string[
     case 'status':
       return [statusLine(item)];
     case 'notice': {
+      // A `plain` notice of several lines is a picture drawn in characters: nothing to read aloud.
+      if (item.tone === 'plain' && item.text.includes('\n')) return [t.pictureLeftOut];
       const text = item.text.replace(LEADING_SYMBOL, '');
       const lines = text.split('\n');
       if (item.tone === 'warn') lines[0] = t.warning(lines[0] ?? '');

@@ -30,6 +30,7 @@ export const screenReaderText = messages(
     privacyEdit: (question: string) => `your question, to type again: ${question}`,
     queued: (text: string) => `waiting: ${text}; it goes when the answer ends (a line with only Esc takes it back)`,
     working: (label: string) => `working: ${label}`,
+    pictureLeftOut: 'the picture preview is left out here; the address above opens the picture',
     ctrlCAgain: 'press Ctrl+C again within 2 seconds to leave medchat (or type /exit)',
     statusHelp: 'say the model, how much of the context window is used, and the session',
     status: (model: string, used: string, window: string, percent: number, thinking: boolean) =>
@@ -70,6 +71,7 @@ export const screenReaderText = messages(
     privacyEdit: (question) => `你的问题（请重新输入）：${question}`,
     queued: (text) => `排队中：${text}；当前回答结束后发送（只含 Esc 的一行可撤回）`,
     working: (label) => `进行中：${label}`,
+    pictureLeftOut: '此处省略图片预览；用上面的地址打开图片',
     ctrlCAgain: '2 秒内再按一次 Ctrl+C 退出 medchat（或输入 /exit）',
     statusHelp: '读出模型、上下文窗口用量和会话',
     status: (model, used, window, percent, thinking) => `模型 ${model}；推理${thinking ? '开' : '关'}；上下文窗口：已用 ${used} / ${window} 个 token，${percent}%`,
