@@ -20,8 +20,8 @@ import { linearItemLines } from './linear-lines.js';
 /** Two Ctrl+C at the prompt within this long leave medchat (as on the chat screen). */
 const DOUBLE_CTRL_C_MS = 2000;
 
-/** Lines closer together than this were pasted, not typed: no one presses Enter twice in 25 ms. */
-const PASTE_GAP_MS = 25;
+/** Lines closer together than this were pasted, not typed: no one presses Enter twice in 60 ms. */
+const PASTE_GAP_MS = 60;
 
 /** Escape sequences a line may hold when arrow or function keys were pressed in cooked mode: not text. */
 const KEY_SEQUENCE = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|O.|.)?/g;
