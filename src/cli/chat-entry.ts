@@ -10,6 +10,7 @@ import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
 import type { PrivacyFlags } from './commands/privacy-options.js';
 import { resolvePrivacy } from '../core/privacy/choice.js';
+import { screenReaderMode } from './screen-reader-mode.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
 export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags & PrivacyFlags): Promise<number> {
@@ -42,6 +43,10 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
     let resumeId: string | undefined;
     if (resume !== undefined) resumeId = ChatSession.open(settings, { resume, incognito }).id;
     const uiOptions = { system: planner.system, resume: resumeId, incognito, privacy, ...(role ? { role: { name: role.name, base: currentRoleSettings(resolved, o.system) } } : {}) };
+    if (screenReaderMode(o.screenReader, store)) {
+      const { runLinear } = await import('../ui/linear/run-linear.js');
+      return runLinear(settings, uiOptions);
+    }
     const { runInteractive } = await import('../ui/run-interactive.js');
     return runInteractive(settings, uiOptions);
   }
@@ -56,3 +61,4 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
     { stdout: process.stdout, stderr: process.stderr },
   );
 }
+

@@ -26,6 +26,8 @@ export interface ChatFlags {
   continue?: boolean;
   resume?: string;
   incognito?: boolean;
+  /** `--screen-reader` / `--no-screen-reader`; undefined: INK_SCREEN_READER, then the config key. */
+  screenReader?: boolean;
 }
 
 export function settingsFlags(o: Partial<ChatFlags>): FlagValues {

@@ -16,6 +16,7 @@ import { VERSION } from '../version.js';
 import { configureAudit } from '../core/audit/setup.js';
 import { chooseLanguage, setLanguage } from '../core/i18n/language.js';
 import { configuredLanguage } from '../core/config/config-store.js';
+import { screenReaderText } from '../core/i18n/messages/ui-screen-reader.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');
@@ -42,7 +43,9 @@ function buildProgram(): Command {
     .option('--no-stdin', 'ignore piped stdin')
     .option('-c, --continue', 'continue the last conversation (one-shot and chat screen)')
     .option('--resume <id>', 'continue a saved conversation (see medchat sessions list)')
-    .option('--incognito', 'save nothing on disk: no session, no prompt history');
+    .option('--incognito', 'save nothing on disk: no session, no prompt history')
+    .option('--screen-reader', screenReaderText.flagOn)
+    .option('--no-screen-reader', screenReaderText.flagOff);
   addScriptOptions(program); // -r/--role, --schema, --schema-multi, -f/--file
   addPrivacyOptions(program); // --privacy, --shift-dates
   addServiceOptions(program);

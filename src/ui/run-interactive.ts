@@ -18,7 +18,7 @@ import { TranscriptViewer } from './viewer/transcript-viewer.js';
 const HIDE_CURSOR = '\x1b[?25l';
 
 /** Opens the chat screen (Ink) and resolves with the exit code when the user leaves. Loaded lazily. */
-interface InteractiveOptions {
+export interface InteractiveOptions {
   system?: string;
   /** A session id (or unique prefix, or `latest`) to continue. */
   resume?: string;

@@ -8,6 +8,7 @@ import { decideEntry, readQuestion } from '../entry-decision.js';
 import { runOneShot } from '../oneshot.js';
 import { samplePng } from '../../demo/demo-retexture.js';
 import { startDemoService } from '../../demo/demo-service.js';
+import { screenReaderMode } from '../screen-reader-mode.js';
 
 export const DEMO_MODEL = 'medchat-demo';
 
@@ -18,6 +19,8 @@ export interface DemoFlags {
   jsonl?: boolean;
   reasoning: 'show' | 'hide';
   fast?: boolean;
+  /** `--screen-reader` / `--no-screen-reader` (cli/screen-reader-mode.ts). */
+  screenReader?: boolean;
 }
 
 /** Settings for the demo: fixed, never read from the user's config or environment. */
@@ -55,6 +58,10 @@ export async function runDemo(words: string[], o: DemoFlags): Promise<number> {
   try {
     const settings = demoSettings(service.url, o.think !== false);
     if (interactive) {
+      if (screenReaderMode(o.screenReader)) {
+        const { runLinear } = await import('../../ui/linear/run-linear.js');
+        return await runLinear(settings, { incognito: true, demo: true });
+      }
       const { runInteractive } = await import('../../ui/run-interactive.js');
       return await runInteractive(settings, { incognito: true, demo: true });
     }

@@ -6,6 +6,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { DemoFlags } from './demo-run.js';
+import { screenReaderText } from '../../core/i18n/messages/ui-screen-reader.js';
 
 export function registerDemo(program: Command): void {
   program
@@ -18,6 +19,8 @@ export function registerDemo(program: Command): void {
     .option('--jsonl', 'one-shot: print one JSON event per line')
     .addOption(new Option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr').choices(['show', 'hide']).default('show'))
     .option('--fast', 'stream as fast as possible (for trying pipes)')
+    .option('--screen-reader', screenReaderText.flagOn)
+    .option('--no-screen-reader', screenReaderText.flagOff)
     .action(async (words: string[], o: DemoFlags) => {
       const { runDemo } = await import('./demo-run.js');
       process.exitCode = await runDemo(words, o);
