@@ -4,6 +4,7 @@
  * data folder's, or the one in the policy's audit folder): an administrator names another's.
  */
 import type { Command } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 interface ShowFlags {
   since?: string;
@@ -11,25 +12,25 @@ interface ShowFlags {
 }
 
 export function registerAudit(program: Command): void {
-  const audit = program.command('audit').description('the audit log: one line per question or job, with no patient text in it (medchat config set audit on)');
+  const audit = program.command('audit').description(cliHelpText.audit);
   audit
     .command('verify [file]')
-    .description('check that no line was changed, removed, moved or cut short; exit 12 when one was')
+    .description(cliHelpText.auditVerify)
     .action(async (file?: string) => {
       process.exitCode = await verifyCommand(file);
     });
   audit
     .command('show [file]')
-    .description('the lines as a table (JSON lines with --json)')
-    .option('--since <when>', 'only lines from then on: 7d, 12h, 30m, or a date (2026-01-01)')
-    .option('--json', 'the lines as JSON, one a line')
+    .description(cliHelpText.auditShow)
+    .option('--since <when>', cliHelpText.auditSince)
+    .option('--json', cliHelpText.auditShowJson)
     .action(async (file: string | undefined, o: ShowFlags) => {
       process.exitCode = await showCommand(file, o, false);
     });
   audit
     .command('export [file]')
-    .description('the lines exactly as stored (hashes included: verify can check the copy)')
-    .option('--since <when>', 'only lines from then on: 7d, 12h, 30m, or a date (2026-01-01)')
+    .description(cliHelpText.auditExport)
+    .option('--since <when>', cliHelpText.auditSince)
     .action(async (file: string | undefined, o: ShowFlags) => {
       process.exitCode = await showCommand(file, o, true);
     });

@@ -6,12 +6,13 @@
  *   fish: `medchat completion fish > ~/.config/fish/completions/medchat.fish`
  */
 import type { Command, Option } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 export function registerCompletion(program: Command): void {
   program
     .command('completion')
-    .description('print a shell completion script: bash, zsh or fish (e.g. source <(medchat completion bash))')
-    .argument('<shell>', 'bash, zsh or fish')
+    .description(cliHelpText.completion)
+    .argument('<shell>', cliHelpText.completionShell)
     .action(async (shell: string) => {
       const { usageError } = await import('../../core/errors.js');
       const { CONFIG_KEYS } = await import('../../core/config/config-keys.js');
@@ -49,7 +50,7 @@ function flagsOf(cmd: Command): Flag[] {
     choices: o.argChoices,
     description: o.description,
   }));
-  flags.push({ long: '--help', short: '-h', takesValue: false, description: 'show help' });
+  flags.push({ long: '--help', short: '-h', takesValue: false, description: cliHelpText.help });
   return flags;
 }
 

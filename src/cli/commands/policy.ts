@@ -5,17 +5,16 @@
  */
 import type { Command } from 'commander';
 import type { Policy, PolicyKey } from '../../core/config/policy.js';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 export function registerPolicy(program: Command): void {
   program
     .command('policy')
-    .description("show your organisation's policy: what it locks, and why (from /etc/medchat/policy.json)")
-    .option('--json', 'one JSON object: file, present, locked (key, value, meaning)')
+    .description(cliHelpText.policy)
+    .option('--json', cliHelpText.policyJson)
     .addHelpText(
       'after',
-      `
-An administrator writes the policy (/etc/medchat/policy.json; C:\\ProgramData\\medchat\\policy.json on
-Windows); it wins over your config, environment variables and flags. See the README, "For administrators".`,
+      cliHelpText.policyAfter,
     )
     .action(async (o: { json?: boolean }) => {
       const { activePolicy, policyFile } = await import('../../core/config/policy.js');
