@@ -283,7 +283,7 @@ Windows); it wins over your config, environment variables and flags. See the REA
   medchat -c "and what if she is pregnant?"   继续上一次对话
   medchat retexture --image scan.png "make it a watercolour" --wait
   medchat --schema 'name, dose_mg number, route' "list the medications" < note.txt
-  medchat -r soap -f notes.txt              使用角色（medchat roles list）并附文件
+  medchat -r soap -f notes.txt              用角色（medchat roles list）加文件
   medchat batch questions.jsonl -o answers.jsonl
 
 退出码：0 已回答，1 服务或网络故障，2 用法或配置错误，3 密钥被拒，4 回答被截断，
@@ -340,13 +340,14 @@ Windows); it wins over your config, environment variables and flags. See the REA
   curl -s https://example.com/a.png | medchat retexture --image - "oil painting" --output out.png
   medchat task "$id" --wait --output result.png
 
-退出码：0 完成，1 服务或网络故障，2 用法错误或图像有误，3 密钥被拒，5 服务拒绝了任务，
-6 任务失败或被取消，7 超过期限，130 Ctrl+C（143 SIGTERM，129 SIGHUP）。`,
+退出码：0 完成，1 服务或网络故障，2 用法错误或图像有误，3 密钥被拒，
+5 服务拒绝了任务，6 任务失败或被取消，7 超过期限，
+130 Ctrl+C（143 SIGTERM，129 SIGHUP）。`,
     task: '查看重绘任务：完成时显示图像 URL，否则显示状态（--wait 跟踪到结束）',
     taskId: '`medchat retexture` 输出的任务 id',
     taskAfter: `
-不加 --wait：任务完成时输出图像 URL，否则输出状态和进度（如 "IN_PROGRESS 45%"）；
-任务失败或被取消时在 stderr 上输出原因（退出码 6）。
+不加 --wait：任务完成时输出图像 URL，否则输出状态和进度
+（如 "IN_PROGRESS 45%"）；任务失败或被取消时在 stderr 上输出原因（退出码 6）。
 
 示例：
   medchat task 1712345678901234567 --wait
@@ -370,10 +371,10 @@ Windows); it wins over your config, environment variables and flags. See the REA
     privacyCheckJson: '一个 JSON 对象：found、counts、findings（kind、text、start、end、line、column）',
     privacyCheckRedacted: '输出 --privacy redact 实际会发送的文本，而不是列表',
     privacyCheckAfter: `
-可发现：姓名（依上下文：Patient:、Mr/Dr、签名、"seen by"…）、精确到年以下的日期、
-89 岁以上的年龄、电话/传真号码、电子邮件地址、证件号（SSN、NHS number、中国身份证号…）、
-标签后的病历/账户/医保/执照号码、街道地址和邮编、URL、IP 地址、标签后的设备和车辆编号。
-这是一道安全网，不是保证。
+可发现：姓名（依上下文：Patient:、Mr/Dr、签名、"seen by"…）、精确到
+年以下的日期、89 岁以上的年龄、电话/传真号码、电子邮件地址、证件号（SSN、
+NHS number、中国身份证号…）、标签后的病历/账户/医保/执照号码、街道地址和
+邮编、URL、IP 地址、标签后的设备和车辆编号。这是一道安全网，不是保证。
 
 退出码：0 未发现，11 发现身份信息，2 用法错误。
 
@@ -401,18 +402,20 @@ Windows); it wins over your config, environment variables and flags. See the REA
     batchIdleTimeout: '一个请求这么久没有收到数据就放弃（默认 120）',
     batchAfter: `
 示例：
-  medchat batch questions.jsonl -o answers.jsonl          再次运行同一命令即可续跑
+  medchat batch questions.jsonl -o answers.jsonl          再运行一次即续跑
   medchat batch --lines questions.txt -o answers.jsonl -j 8 --no-think
   jq -c '{id, prompt: .question}' study.jsonl | medchat batch - -o answers.jsonl
   medchat batch notes.jsonl -r soap -o soap.jsonl
   medchat batch notes.jsonl --schema 'name, dose_mg number, route' --schema-multi -o meds.jsonl
   jq -r 'select(.error == null) | [.id, .content] | @tsv' answers.jsonl
 
-每个回答行：{"id", "content", "reasoning"?, "usage", "finish_reason", "error"?}；加 --schema 时还有
-"value"、"valid"、"schema_errors"、"attempts"（修正一次后仍无效的回答：其 "error" 的 exit_code 为 9）；
-隐私防护发现身份信息时还有 "privacy": {mode, found, put_back}。
-退出码：0 全部已回答，2 输入不可用（未发送任何内容），10 部分问题失败（重新运行即可重试），
-1 运行中止（服务不可用、磁盘已满），3 密钥被拒，130 Ctrl+C。`,
+每个回答行：
+  {"id", "content", "reasoning"?, "usage", "finish_reason", "error"?}
+加 --schema 时还有 "value"、"valid"、"schema_errors"、"attempts"（修正一次后
+仍无效的回答：其 "error" 的 exit_code 为 9）；隐私防护发现身份信息时还有
+"privacy": {mode, found, put_back}。
+退出码：0 全部已回答，2 输入不可用（未发送任何内容），10 部分问题失败（重新运行
+即可重试），1 运行中止（服务不可用、磁盘已满），3 密钥被拒，130 Ctrl+C。`,
 
     audit: '审计日志：每个问题或任务一行，不含任何患者文本（medchat config set audit on）',
     auditVerify: '检查没有任何一行被修改、删除、移动或截断；有则退出码 12',
@@ -424,7 +427,8 @@ Windows); it wins over your config, environment variables and flags. See the REA
     policy: '查看你所在机构的策略：锁定了什么、为什么（来自 /etc/medchat/policy.json）',
     policyJson: '一个 JSON 对象：file、present、locked（key、value、meaning）',
     policyAfter: `
-策略由管理员编写（/etc/medchat/policy.json；Windows 上为 C:\\ProgramData\\medchat\\policy.json）；
-它优先于你的配置、环境变量和选项。见 README 的 "For administrators"。`,
+策略由管理员编写（/etc/medchat/policy.json；Windows 上为
+C:\\ProgramData\\medchat\\policy.json）；它优先于你的配置、环境变量和选项。
+见 README 的 "For administrators"。`,
   },
 );
