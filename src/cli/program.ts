@@ -18,6 +18,7 @@ import { chooseLanguage, setLanguage } from '../core/i18n/language.js';
 import { configuredLanguage } from '../core/config/config-store.js';
 import { commanderMessage, localiseHelp } from './commander-text.js';
 import { cliHelpText } from '../core/i18n/messages/cli-help.js';
+import { cliText } from '../core/i18n/messages/cli.js';
 
 function buildProgram(): Command {
   const program = new Command('medchat');
@@ -105,7 +106,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   // Every message from here on, --help and the first error included, in the user's language (core/i18n).
   setLanguage(chooseLanguage({ configured: process.env.MEDCHAT_LANG ? undefined : configuredLanguage() }).language);
   // The audit log's lines carry the version; a failed audit write is one warning line (the chat screen shows it as a notice).
-  configureAudit({ version: VERSION, warn: (line) => process.stderr.write(`medchat: warning: ${sanitizeLine(line)}\n`) });
+  configureAudit({ version: VERSION, warn: (line) => process.stderr.write(`${cliText.warning(sanitizeLine(line))}\n`) });
   const program = buildProgram();
   // Every command, subcommands of subcommands included (commander copies these settings only to
   // commands made after them): a usage error is our one line with the next step, exit 2.
