@@ -199,6 +199,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
     if (failure.exitCode === ExitCode.schemaInvalid && finished && !finished.ok) {
+      // i18n-exempt: a command, the same in every language
       const kept = session.persistent && !session.saveError ? `medchat sessions show ${session.id}` : undefined;
       for (const line of schemaFailureLines(finished.errors, { json: opts.json, kept })) await err.write(sanitizeLine(line) + '\n');
     }
