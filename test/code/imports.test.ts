@@ -137,13 +137,16 @@ const CORE_WORDING_WAITING = [
   'core/sessions/chat-session.ts', 'core/sessions/store.ts',
 ];
 
+/** The command line's own words (cli-*.ts in the catalogue, read only by cli/): commands and flags are what they are about. */
+const CLI_CATALOGUE = /^core\/i18n\/messages\/cli(?:-[a-z-]+)?\.ts$/;
+
 /** core/ files that run other programs and pass them those programs' own flags (never medchat's: only `medchat <command>` is looked for there). */
 const CORE_RUNS_OTHER_PROGRAMS = new Set(['core/sessions/master-key.ts']);
 
 test('no new command wording in core/ (flags, `medchat <command>`), and the files waiting still have theirs', () => {
   const worded: string[] = [];
   for (const f of importGraph(SRC).keys()) {
-    if (area(f) !== 'core') continue;
+    if (area(f) !== 'core' || CLI_CATALOGUE.test(rel(f))) continue;
     const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
     const wording = CORE_RUNS_OTHER_PROGRAMS.has(rel(f))
       ? /['"`][^'"`\n]*?medchat (?:config|sessions|privacy|retexture|task|batch|roles|demo|completion)\b/

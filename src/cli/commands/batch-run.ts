@@ -138,7 +138,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       });
       answers = opened.out;
       answered = opened.resume.answered;
-      if (opened.resume.lockNote) say(cliBatchText.note(opened.resume.lockNote));
+      // i18n-exempt: the command's name before a note in the catalogue's words
+      if (opened.resume.lockNote) say(`medchat batch: ${opened.resume.lockNote}`);
       if (opened.resume.tornBytes > 0) say(yellow(cliBatchText.tornLine(o.output, opened.resume.tornBytes), colour));
       if (opened.resume.retried) say(cliBatchText.askingAgain(opened.resume.retried));
     }
