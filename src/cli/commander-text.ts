@@ -58,6 +58,10 @@ export function localiseHelp(cmd: Command): void {
     styleTitle: (title: string) => HEADINGS[title]?.() ?? title,
     displayWidth: (s: string) => textWidth(s),
     boxWrap,
+    // "用法：medchat …": no space after a full-width colon (commander puts one after "Usage:").
+    formatHelp(this: Help, command: Command, helper: Help) {
+      return Help.prototype.formatHelp.call(this, command, helper).replace(/^(\S+：) /, '$1');
+    },
     optionDescription: (option: Option) => extras(Help.prototype.optionDescription.call(new Help(), option)),
     argumentDescription: (argument: Argument) => extras(Help.prototype.argumentDescription.call(new Help(), argument)),
   });
