@@ -396,7 +396,7 @@ NHS number、中国身份证号…）、标签后的病历/账户/医保/执照�
     batchJobs: '同时进行的问题数；服务限流时自动降低（默认 4）',
     batchLines: '输入为纯文本，每行一个问题；行号即其 id',
     batchOrdered: '按输入顺序写出回答（默认：谁先完成先写谁）',
-    batchSystem: '每个问题的系统提示词（在角色的之后；某行自带的 "system" 在它之后）',
+    batchSystem: '每个问题的系统提示词（接在角色的之后；某行自带的 "system" 再接在其后）',
     batchMaxTokens: '每个回答最多可用的 token 数（默认 8192）',
     batchRetries: '遇到 429/503/5xx 或连接中断时，每个问题在首次之后的重试次数（默认 4）',
     batchIdleTimeout: '一个请求这么久没有收到数据就放弃（默认 120）',
