@@ -10,6 +10,7 @@ import { runOneShot } from './oneshot.js';
 import { decideEntry, readQuestion } from './entry-decision.js';
 import type { PrivacyFlags } from './commands/privacy-options.js';
 import { resolvePrivacy } from '../core/privacy/choice.js';
+import { cliText } from '../core/i18n/messages/cli.js';
 import { screenReaderMode } from './screen-reader-mode.js';
 
 /** `medchat [prompt]`: decide between one-shot and the chat screen, resolve settings, run. */
@@ -17,9 +18,9 @@ export async function runChatEntry(words: string[], o: ChatFlags & ScriptFlags &
   // The same decision `medchat demo` makes (cli/entry-decision.ts).
   const entry = decideEntry(words, o);
 
-  if (o.continue && o.resume !== undefined) throw usageError('choose one of --continue and --resume');
+  if (o.continue && o.resume !== undefined) throw usageError(cliText.continueOrResume);
   const resume = o.resume !== undefined ? o.resume : o.continue ? 'latest' : undefined;
-  if (resume !== undefined && !resume.trim()) throw usageError('--resume needs a session id (see medchat sessions list)');
+  if (resume !== undefined && !resume.trim()) throw usageError(cliText.resumeNeedsId);
 
   assertSessionOptionsAllowed({ incognito: o.incognito, resume: resume !== undefined });
   warnAboutKeyFlag(o);

@@ -10,6 +10,7 @@ import { readInputFiles, type InputFile } from '../core/request/inputs/files.js'
 import { readStdinText } from '../core/io/stdin.js';
 import { isTty } from '../core/io/terminal.js';
 import { nothingToAskError } from './oneshot.js';
+import { cliText } from '../core/i18n/messages/cli.js';
 
 export interface EntryFlags {
   prompt?: string;
@@ -42,17 +43,17 @@ interface EntryDecision {
 const currentTerminals = (): Terminals => ({ stdin: isTty(process.stdin), stdout: isTty(process.stdout) });
 
 export function decideEntry(words: string[], o: EntryFlags, tty: Terminals = currentTerminals()): EntryDecision {
-  if (o.json && o.jsonl) throw usageError('choose one of --json and --jsonl');
+  if (o.json && o.jsonl) throw usageError(cliText.jsonOrJsonl);
   const files = o.file ?? [];
-  if (o.schema !== undefined && o.jsonl) throw usageError('--schema prints one JSON value at the end; it cannot stream with --jsonl (use --json)');
+  if (o.schema !== undefined && o.jsonl) throw usageError(cliText.schemaNotJsonl);
   const positional = words.length ? words.join(' ') : undefined;
-  if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either -p "…" or as an argument');
+  if (positional !== undefined && o.prompt !== undefined) throw usageError(cliText.promptTwice);
   const prompt = o.prompt ?? positional;
   const stdinAsFile = files.includes('-');
-  if (stdinAsFile && o.stdin === false) throw usageError('-f - reads stdin, which --no-stdin ignores; choose one');
+  if (stdinAsFile && o.stdin === false) throw usageError(cliText.stdinFileAndNoStdin);
   const stdinPiped = o.stdin !== false && !tty.stdin && !stdinAsFile;
   const interactive = prompt === undefined && !stdinPiped && files.length === 0 && tty.stdin && tty.stdout;
-  if (interactive && o.schema !== undefined) throw usageError('--schema works for one question: pass it, e.g. medchat --schema … "…", or pipe text in');
+  if (interactive && o.schema !== undefined) throw usageError(cliText.schemaNeedsQuestion);
   return { prompt, output: o.json ? 'json' : o.jsonl ? 'jsonl' : 'text', files, stdinPiped, interactive, terminals: tty };
 }
 
@@ -71,7 +72,7 @@ export async function readQuestion(d: EntryDecision, opts: { maxBytes: number; r
   const files = await readInputFiles(d.files, { maxBytes: opts.maxBytes, stdinIsTerminal: d.terminals.stdin });
   const stdin = d.stdinPiped ? await readStdinText(process.stdin, opts.maxBytes) : undefined;
   if (d.prompt === undefined && !stdin?.trim() && files.length === 0) {
-    if (opts.role) throw usageError(`role ${opts.role} needs text to work on: pipe it in or name a file, e.g. medchat -r ${opts.role} < notes.txt`);
+    if (opts.role) throw usageError(cliText.roleNeedsText(opts.role));
     throw nothingToAskError(d.terminals.stdout || d.terminals.stdin);
   }
   return { prompt: d.prompt, stdin, files };

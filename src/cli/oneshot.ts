@@ -25,6 +25,7 @@ import { putBackLine } from '../core/privacy/report.js';
 import type { PutBack } from '../core/privacy/restore.js';
 import type { GuardedQuestion } from '../core/privacy/session-privacy.js';
 import { schemaFailureLines, schemaJsonFields } from '../core/request/schema/report.js';
+import { cliText } from '../core/i18n/messages/cli.js';
 
 interface OneShotOptions {
   userText: string;
@@ -54,13 +55,13 @@ interface OneShotIo {
 export function nothingToAskError(terminal: boolean): MedchatError {
   return usageError(
     terminal
-      ? 'nothing to ask: pass a question, e.g. medchat "…", or pipe text in'
-      : 'nothing to ask: pass a question as an argument or on stdin (the chat screen needs a terminal)',
+      ? cliText.nothingToAskTerminal
+      : cliText.nothingToAsk,
   );
 }
 
 export async function runOneShot(settings: Settings, opts: OneShotOptions, io: OneShotIo): Promise<number> {
-  if (!opts.userText.trim()) throw usageError('the prompt is empty; pass a question, e.g. medchat "what is the normal adult heart rate?"');
+  if (!opts.userText.trim()) throw usageError(cliText.emptyPrompt);
   const out = new OutputWriter(io.stdout);
   const err = new OutputWriter(io.stderr);
   const outTty = isTty(io.stdout);
@@ -69,7 +70,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const session = opts.session ?? ChatSession.open(settings, { system: opts.system, incognito: true });
-  session.onSaveError = (e) => void err.write(yellow(`medchat: warning: ${sanitizeLine(e.message)}; this conversation is not being saved`, errColour) + '\n');
+  session.onSaveError = (e) => void err.write(yellow(cliText.notSaving(sanitizeLine(e.message)), errColour) + '\n');
   // The patient-identifier guard, loaded only when it has work (not `off`), just before sending.
   // (Checking while the request is on its way would save its ~15 ms, but an answer read late can
   // be judged cut off when the service closes the connection meanwhile: the fault harness saw it.)
@@ -121,7 +122,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         // One repair, as a follow-up turn: the first answer stays in the conversation.
         await closeReasoning();
         const n = e.errors.length;
-        await err.write(yellow(`medchat: the answer does not match the schema (${n} error${n === 1 ? '' : 's'}); asking once for a corrected answer…`, errColour) + '\n');
+        await err.write(yellow(cliText.schemaRepair(n), errColour) + '\n');
         return;
       }
       default:
@@ -143,7 +144,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
         }
         break;
       case 'retry':
-        await err.write(yellow(`medchat: ${sanitizeLine(e.reason)}, retrying in ${formatDuration(e.delayMs)}…`, errColour) + '\n');
+        await err.write(yellow(cliText.retrying(sanitizeLine(e.reason), formatDuration(e.delayMs)), errColour) + '\n');
         break;
       default:
         break;
@@ -163,9 +164,9 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
 
   if (out.closed) return await endWithoutStdout();
   await closeReasoning();
-  if (stoppedBy) failure = new MedchatError(plan ? 'interrupted' : 'interrupted; the partial answer above is kept', exitCodeForSignal[stoppedBy] as never, 'interrupted');
+  if (stoppedBy) failure = new MedchatError(plan ? cliText.interrupted : cliText.interruptedKept, exitCodeForSignal[stoppedBy] as never, 'interrupted');
   if (plan && !failure && finished && !finished.ok) {
-    failure = new MedchatError('the answer is not valid JSON for the schema, even after one repair request', ExitCode.schemaInvalid, 'schema');
+    failure = new MedchatError(cliText.schemaInvalid, ExitCode.schemaInvalid, 'schema');
   }
 
   if (opts.json) {
@@ -198,6 +199,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   if (failure) {
     await err.write(red(`medchat: ${sanitizeLine(failure.message)}`, errColour) + '\n');
     if (failure.exitCode === ExitCode.schemaInvalid && finished && !finished.ok) {
+      // i18n-exempt: a command, the same in every language
       const kept = session.persistent && !session.saveError ? `medchat sessions show ${session.id}` : undefined;
       for (const line of schemaFailureLines(finished.errors, { json: opts.json, kept })) await err.write(sanitizeLine(line) + '\n');
     }
@@ -214,6 +216,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
   async function endWithoutStdout(): Promise<number> {
     const why = out.failure ? describeWriteFailure('stdout', out.failure) : undefined;
     if (turn?.status === 'interrupted' && !stoppedBy) {
+      // i18n-exempt: saved in the session file, a record for other readers
       turn.error = why ?? 'stdout was closed before the answer ended (the reader went away)';
       session.saveNow();
     }
@@ -224,7 +227,7 @@ export async function runOneShot(settings: Settings, opts: OneShotOptions, io: O
       return failure.exitCode;
     }
     if (!why) return stoppedBy ? exitCodeForSignal[stoppedBy] : ExitCode.ok;
-    const saved = session.persistent && !session.saveError ? ` (what arrived is saved: medchat sessions show ${session.id})` : '';
+    const saved = session.persistent && !session.saveError ? cliText.savedSoFar(session.id) : '';
     await err.write(red(`medchat: ${why}${saved}`, errColour) + '\n');
     await err.flush();
     return ExitCode.failure;
@@ -242,7 +245,7 @@ function afterLine(putBack: readonly PutBack[], terminal: boolean, colour: boole
   if (!putBack.length) return undefined;
   if (!terminal) return putBackLine(putBack);
   const n = new Set(putBack.map((p) => p.placeholder)).size;
-  return `privacy: ${n} value${n === 1 ? '' : 's'} put back in the answer (${colour ? 'underlined' : 'in ⟦ ⟧'})`;
+  return cliText.putBack(n, colour ? cliText.underlined : cliText.inBrackets);
 }
 
 /** For --json: what the guard did. */

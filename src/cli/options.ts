@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { assertApiKeyOptionAllowed, KEY_FLAG_WARNING, type FlagValues } from '../core/config/settings.js';
+import { cliHelpText } from '../core/i18n/messages/cli-help.js';
 
 export interface ChatFlags {
   prompt?: string;
@@ -54,6 +55,6 @@ export function warnAboutKeyFlag(o: { apiKey?: string }): void {
 /** Options shared by every command that talks to the service. */
 export function addServiceOptions(cmd: Command): Command {
   return cmd
-    .option('--base-url <url>', 'service root address (overrides config and MEDCHAT_BASE_URL)')
-    .option('--api-key <key>', 'API key (visible to other users in the process list; prefer MEDCHAT_API_KEY)');
+    .option('--base-url <url>', cliHelpText.baseUrl)
+    .option('--api-key <key>', cliHelpText.apiKey);
 }

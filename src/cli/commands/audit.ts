@@ -4,6 +4,8 @@
  * data folder's, or the one in the policy's audit folder): an administrator names another's.
  */
 import type { Command } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
+import { cliAuditText } from '../../core/i18n/messages/cli-audit.js';
 
 interface ShowFlags {
   since?: string;
@@ -11,25 +13,25 @@ interface ShowFlags {
 }
 
 export function registerAudit(program: Command): void {
-  const audit = program.command('audit').description('the audit log: one line per question or job, with no patient text in it (medchat config set audit on)');
+  const audit = program.command('audit').description(cliHelpText.audit);
   audit
     .command('verify [file]')
-    .description('check that no line was changed, removed, moved or cut short; exit 12 when one was')
+    .description(cliHelpText.auditVerify)
     .action(async (file?: string) => {
       process.exitCode = await verifyCommand(file);
     });
   audit
     .command('show [file]')
-    .description('the lines as a table (JSON lines with --json)')
-    .option('--since <when>', 'only lines from then on: 7d, 12h, 30m, or a date (2026-01-01)')
-    .option('--json', 'the lines as JSON, one a line')
+    .description(cliHelpText.auditShow)
+    .option('--since <when>', cliHelpText.auditSince)
+    .option('--json', cliHelpText.auditShowJson)
     .action(async (file: string | undefined, o: ShowFlags) => {
       process.exitCode = await showCommand(file, o, false);
     });
   audit
     .command('export [file]')
-    .description('the lines exactly as stored (hashes included: verify can check the copy)')
-    .option('--since <when>', 'only lines from then on: 7d, 12h, 30m, or a date (2026-01-01)')
+    .description(cliHelpText.auditExport)
+    .option('--since <when>', cliHelpText.auditSince)
     .action(async (file: string | undefined, o: ShowFlags) => {
       process.exitCode = await showCommand(file, o, true);
     });
@@ -48,14 +50,14 @@ async function verifyCommand(file: string | undefined): Promise<number> {
   const { sanitizeLine } = await import('../../core/text/sanitize.js');
   const target = await logFile(file);
   const shown = sanitizeLine(target);
-  if (!logExists(target)) throw usageError(`no audit log at ${shown} (none written yet, or removed; to keep one: medchat config set audit on)`);
+  if (!logExists(target)) throw usageError(cliAuditText.noLog(shown));
   const r = await verifyLog(target);
   for (const p of r.problems) process.stdout.write(`${p}\n`);
-  if (r.problemCount > r.problems.length) process.stdout.write(`… and ${r.problemCount - r.problems.length} more\n`);
+  if (r.problemCount > r.problems.length) process.stdout.write(`${cliAuditText.andMore(r.problemCount - r.problems.length)}\n`);
   if (r.problemCount) {
-    throw new MedchatError(`the audit log ${shown} has been tampered with or damaged: ${r.problemCount} problem${r.problemCount === 1 ? '' : 's'} in ${r.lines} lines (listed above)`, ExitCode.auditBroken, 'audit-broken');
+    throw new MedchatError(cliAuditText.tampered(shown, r.problemCount, r.lines), ExitCode.auditBroken, 'audit-broken');
   }
-  process.stdout.write(`${shown}: ${r.lines} line${r.lines === 1 ? '' : 's'}, each chained to the one before; last hash ${r.head ?? 'none'}\n`);
+  process.stdout.write(`${cliAuditText.intact(shown, r.lines, r.head ?? undefined)}\n`);
   return ExitCode.ok;
 }
 
@@ -67,7 +69,7 @@ async function showCommand(file: string | undefined, o: ShowFlags, asStored: boo
   const since = o.since !== undefined ? parseSince(o.since) : undefined;
   const target = await logFile(file);
   if (!logExists(target)) {
-    process.stderr.write(`medchat: no audit log at ${sanitizeLine(target)} yet\n`);
+    process.stderr.write(`${cliAuditText.noLogYet(sanitizeLine(target))}\n`);
     return 0;
   }
   const out = new OutputWriter(process.stdout);
@@ -82,7 +84,7 @@ async function showCommand(file: string | undefined, o: ShowFlags, asStored: boo
     if (out.closed) break;
   }
   await out.flush();
-  if (!rows && !asStored && !o.json) process.stderr.write(`medchat: no audit lines${o.since ? ` since ${sanitizeLine(o.since)}` : ''}\n`);
+  if (!rows && !asStored && !o.json) process.stderr.write(`${cliAuditText.noLines(o.since ? sanitizeLine(o.since) : undefined)}\n`);
   return out.failure ? 1 : 0;
 }
 
@@ -105,7 +107,7 @@ function tableRow(r: import('../../core/audit/record.js').AuditRecord): string {
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   const cells = [local, r.mode, r.outcome, String(r.exit_code), r.model ?? '', num(r.tokens_in), num(r.tokens_out), r.privacy ?? ''];
-  const sent = ids ? `${ids}${r.redacted ? ' (sent redacted)' : ' (sent as typed)'}` : '';
+  const sent = ids ? `${ids}${r.redacted ? cliAuditText.sentRedacted : cliAuditText.sentAsTyped}` : '';
   return cells.map((c, i) => String(c).padEnd(COLUMNS[i]![1])).join(' ') + ' ' + sent;
 }
 

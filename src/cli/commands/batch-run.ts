@@ -24,6 +24,7 @@ import { formatDuration, formatTokens } from '../../core/text/format.js';
 import { BatchProgress } from '../../core/batch/progress.js';
 import type { AnswerRecord, PrivacyTally } from '../../core/batch/answer-item.js';
 import { BatchScheduler, STOP_GRACE_MS } from '../../core/batch/scheduler.js';
+import { cliBatchText } from '../../core/i18n/messages/cli-batch.js';
 
 export interface BatchFlags {
   output?: string;
@@ -70,17 +71,17 @@ const defaultIo = (): BatchIo => ({ stdin: process.stdin, stdout: process.stdout
 function wholeNumber(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw usageError(cliBatchText.wholeNumber(flag, min, max, value));
   return n;
 }
 
 /** The run's one line about the guard, or undefined when it found nothing. */
 function privacyLine(privacy: PrivacyChoice, tally: PrivacyTally): string | undefined {
   if (!tally.questions) return undefined;
-  const what = `${tally.questions} question${tally.questions === 1 ? '' : 's'} held ${describeCounts(tally.counts)}`;
+  const what = cliBatchText.privacyHeld(tally.questions, describeCounts(tally.counts));
   return privacy.mode === 'redact'
-    ? `medchat batch: privacy: ${what}; replaced before sending, put back in "content" (see each line's "privacy")`
-    : `medchat batch: privacy: ${what}; sent as typed (--privacy redact replaces them; each line's "privacy" says what)`;
+    ? cliBatchText.privacyRedacted(what)
+    : cliBatchText.privacyWarned(what);
 }
 
 export async function runBatchCommand(source: string, o: BatchFlags, flags: FlagValues, io: BatchIo = defaultIo()): Promise<number> {
@@ -108,7 +109,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       ? () => {}
       : onStopSignals((signal) => {
           if (stoppedBy || !onStop) {
-            if (onStop) writeStderrLine(`\nmedchat batch: left at once; answers in flight are lost${answers ? `, the rest is in ${answers.file}` : ''}`);
+            if (onStop) writeStderrLine(cliBatchText.leftAtOnce(answers?.file));
             input?.dispose();
             process.exit(exitCodeForSignal[signal]);
           }
@@ -120,10 +121,10 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     const scan = await input.scan();
     if (scan.problemCount) {
       for (const p of scan.problems) say(`  ${input.name} ${sanitizeLine(p)}`);
-      if (scan.problemCount > scan.problems.length) say(`  … and ${scan.problemCount - scan.problems.length} more`);
-      throw usageError(`${input.name}: ${scan.problemCount} unusable line${scan.problemCount === 1 ? '' : 's'} (above); nothing was sent`);
+      if (scan.problemCount > scan.problems.length) say(cliBatchText.andMore(scan.problemCount - scan.problems.length));
+      throw usageError(cliBatchText.unusable(input.name, scan.problemCount));
     }
-    if (!scan.total) throw usageError(`${input.name} holds no questions`);
+    if (!scan.total) throw usageError(cliBatchText.noQuestions(input.name));
 
     let answered = new Set<string>();
     if (o.output !== undefined) {
@@ -137,15 +138,16 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       });
       answers = opened.out;
       answered = opened.resume.answered;
+      // i18n-exempt: the command's name before a note in the catalogue's words
       if (opened.resume.lockNote) say(`medchat batch: ${opened.resume.lockNote}`);
-      if (opened.resume.tornBytes > 0) say(yellow(`medchat batch: ${o.output} ended in a partial line (a run cut short); removed it (${opened.resume.tornBytes} bytes)`, colour));
-      if (opened.resume.retried) say(`medchat batch: asking again the ${opened.resume.retried} question${opened.resume.retried === 1 ? '' : 's'} that failed last time`);
+      if (opened.resume.tornBytes > 0) say(yellow(cliBatchText.tornLine(o.output, opened.resume.tornBytes), colour));
+      if (opened.resume.retried) say(cliBatchText.askingAgain(opened.resume.retried));
     }
     let skipped = 0;
     for (const key of scan.ids.keys()) if (answered.has(key)) skipped++;
     scan.ids.clear(); // not needed from here on: 100,000 ids are ~10 MB
     const todo = scan.total - skipped;
-    if (skipped) say(`medchat batch: ${skipped} of ${scan.total} already answered in ${o.output}; ${todo} to go`);
+    if (skipped) say(cliBatchText.alreadyAnswered(skipped, scan.total, o.output, todo));
     if (!todo) {
       answers?.close();
       return ExitCode.ok;
@@ -183,8 +185,8 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
       write,
       onChange: (e) => {
         if (e.type === 'limit' && e.throttle) {
-          const limit = e.change ? `; ${e.change.from} → ${e.change.to} at a time` : '';
-          progress.note(yellow(`medchat batch: the service is limiting requests (${e.throttle.status})${limit}${holdNote(e.throttle.retryAfterMs, e.holdMs)}`, colour));
+          const limit = e.change ? cliBatchText.atATime(e.change.from, e.change.to) : '';
+          progress.note(yellow(cliBatchText.limited(String(e.throttle.status), limit, holdNote(e.throttle.retryAfterMs, e.holdMs)), colour));
         }
         progress.update({ stats: run.stats, inFlight: run.inFlight, limit: run.rate.limit, max: jobs });
       },
@@ -193,7 +195,7 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     onStop = () => {
       run.stop();
       const n = run.inFlight;
-      progress.note(`medchat batch: stopping; ${n ? `finishing the ${n} answer${n === 1 ? '' : 's'} in flight, for ${STOP_GRACE_MS / 1000} s at most (Ctrl+C again to leave now)` : 'nothing in flight'}`);
+      progress.note(cliBatchText.stopping(n, STOP_GRACE_MS / 1000));
     };
     const questions = input;
     const items = async function* () {
@@ -215,24 +217,24 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
     }
 
     const { stats } = run;
-    const tokens = `tokens ${formatTokens(stats.promptTokens)} in / ${formatTokens(stats.completionTokens)} out`;
-    say(`medchat batch: ${stats.answered} answered, ${stats.failed} failed${skipped ? ` (${skipped} answered before)` : ''} in ${formatDuration(progress.elapsedMs)} · ${tokens}`);
+    const tokens = cliBatchText.tokens(formatTokens(stats.promptTokens), formatTokens(stats.completionTokens));
+    say(cliBatchText.summary(stats.answered, stats.failed, skipped, formatDuration(progress.elapsedMs), tokens));
     const guarded = privacyLine(privacy, tally);
     if (guarded) say(yellow(guarded, colour));
-    const rerun = answers ? 'run the same command again' : undefined;
+    const rerun = answers ? cliBatchText.rerun : undefined;
     const fatal = run.fatal;
     if (fatal?.kind === 'reader-gone') return ExitCode.ok;
     if (fatal) {
-      say(red(`medchat: ${sanitizeLine(fatal.message)}${rerun && fatal.kind !== 'write' ? `; finished answers are saved: fix that and ${rerun} to continue` : ''}`, colour));
+      say(red(cliBatchText.fatal(sanitizeLine(fatal.message), fatal.kind !== 'write' ? rerun : undefined), colour));
       return fatal.exitCode;
     }
     const left = todo - stats.answered - stats.failed;
     if (stoppedBy) {
-      say(`medchat batch: interrupted with ${left} question${left === 1 ? '' : 's'} left${rerun ? `; ${rerun} to continue` : ''}`);
+      say(cliBatchText.interrupted(left, rerun));
       return exitCodeForSignal[stoppedBy];
     }
     if (stats.failed) {
-      say(yellow(`medchat batch: ${stats.failed} failed; their lines carry "error"${rerun ? `; ${rerun} to ask them again` : ''}`, colour));
+      say(yellow(cliBatchText.failed(stats.failed, rerun), colour));
       return ExitCode.batchFailures;
     }
     return ExitCode.ok;
@@ -250,15 +252,16 @@ export async function runBatchCommand(source: string, o: BatchFlags, flags: Flag
 /** What the run waits for after a refusal: what the service asked, or the cap when it asked for more. */
 function holdNote(asked: number | undefined, holdMs: number | undefined): string {
   if (!holdMs || asked === undefined) return '';
-  if (asked <= holdMs) return `, waiting ${formatDuration(asked)} as it asks`;
-  const what = Number.isFinite(asked) ? formatDuration(asked) : 'no end';
-  return `; it asks to wait ${what}, medchat waits ${formatDuration(holdMs)} at most before sending more`;
+  if (asked <= holdMs) return cliBatchText.waitingAsAsked(formatDuration(asked));
+  const what = Number.isFinite(asked) ? formatDuration(asked) : cliBatchText.noEnd;
+  return cliBatchText.waitingAtMost(what, formatDuration(holdMs));
 }
 
 /** stdout can take no more: its reader went away (a quiet stop, exit 0) or a write failed (exit 1). */
 function stdoutClosed(stdout: OutputWriter): MedchatError {
   return stdout.readerGone || !stdout.failure
-    ? new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone')
+    ? // i18n-exempt: never shown (the run ends quietly when the reader goes)
+      new MedchatError('the reader of stdout went away', ExitCode.ok, 'reader-gone')
     : new MedchatError(describeWriteFailure('stdout', stdout.failure), ExitCode.failure, 'write');
 }
 
@@ -271,21 +274,21 @@ function checkNotTheInput(output: string, input: BatchInput): void {
     return;
   }
   const inp = input.stat();
-  if (out.dev === inp.dev && out.ino === inp.ino) throw usageError(`-o ${output} is the input file; write the answers to another file`);
+  if (out.dev === inp.dev && out.ino === inp.ino) throw usageError(cliBatchText.outputIsInput(output));
 }
 
 /** The answers file cannot be opened: a path to change (2), or a disk to fix (1). */
 function openFailure(err: FileWriteError): MedchatError {
   const pathProblem = ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ELOOP', 'ENAMETOOLONG'].includes(err.code);
-  return new MedchatError(`${err.message}; ${pathProblem ? 'choose another -o' : err.nextStep}`, pathProblem ? ExitCode.usage : ExitCode.failure, 'write');
+  return new MedchatError(`${err.message}; ${pathProblem ? cliBatchText.chooseAnotherOutput : err.nextStep}`, pathProblem ? ExitCode.usage : ExitCode.failure, 'write');
 }
 
 /** A failed write of the answers file as the one line to show. */
 function writeFailure(err: unknown, answers: AnswersFile | undefined): MedchatError {
   if (err instanceof MedchatError) return err;
-  const saved = answers ? '; every answer written before is saved in it' : '';
+  const saved = answers ? cliBatchText.savedBefore : '';
   if (err instanceof FileWriteError) {
-    return new MedchatError(`${err.message}${saved}; ${err.nextStep}, then run the same command again to continue`, ExitCode.failure, 'write');
+    return new MedchatError(cliBatchText.writeFailed(err.message, saved, err.nextStep), ExitCode.failure, 'write');
   }
-  return new MedchatError(`cannot write the answers: ${(err as Error).message}${saved}`, ExitCode.failure, 'write');
+  return new MedchatError(cliBatchText.cannotWrite((err as Error).message, saved), ExitCode.failure, 'write');
 }

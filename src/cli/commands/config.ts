@@ -4,6 +4,7 @@ import { usageError } from '../../core/errors.js';
 import { byPolicy, PolicyError } from '../../core/config/policy.js';
 import { policyForbids, policyRule, policyValue } from '../../core/config/settings.js';
 import { readHiddenLine, readStdinText } from '../../core/io/stdin.js';
+import { cliConfigText } from '../../core/i18n/messages/cli-config.js';
 
 /** `medchat config set|get|unset|list|path`. Secrets are always shown masked. */
 export async function configCommand(action: string, key: string | undefined, value: string | undefined, o: { yes?: boolean } = {}): Promise<number> {
@@ -19,13 +20,13 @@ export async function configCommand(action: string, key: string | undefined, val
       for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
         const spec = CONFIG_KEYS[k] as { default?: unknown };
         const v = values[k];
-        const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? `${formatConfigValue(k, spec.default as never)} (default)` : '(unset)';
+        const shown = v !== undefined ? shownStored(k, v, store.path) : spec.default !== undefined ? cliConfigText.isDefault(formatConfigValue(k, spec.default as never)) : cliConfigText.unset;
         print(`${k.padEnd(width)}  ${lockedLine(k, v, store.path) ?? shown}`);
       }
       return 0;
     }
     case 'get': {
-      if (!key) throw usageError('name a key: medchat config get <key> (see medchat config list)');
+      if (!key) throw usageError(cliConfigText.getNeedsKey);
       const k = assertConfigKey(key);
       const stored = store.get(k);
       const v = stored ?? (CONFIG_KEYS[k] as { default?: never }).default;
@@ -37,12 +38,12 @@ export async function configCommand(action: string, key: string | undefined, val
       // Locked: the value in force (or the refused one) on stdout; what the policy says on stderr.
       print(formatConfigValue(k, lock.value));
       process.stderr.write(
-        lock.refused ? `medchat: ${k} ${formatConfigValue(k, stored)} is refused ${byPolicy()}: ${lock.rule}; run: medchat config unset ${k}\n` : `medchat: ${k} is locked ${byPolicy()}: ${lock.rule}\n`,
+        (lock.refused ? cliConfigText.refused(k, formatConfigValue(k, stored), byPolicy(), lock.rule) : cliConfigText.locked(k, byPolicy(), lock.rule)) + '\n',
       );
       return 0;
     }
     case 'unset': {
-      if (!key) throw usageError('name a key: medchat config unset <key>');
+      if (!key) throw usageError(cliConfigText.unsetNeedsKey);
       const k = assertConfigKey(key);
       if (k === 'encrypt' && store.get(k) === true) {
         const { switchEncryption } = await import('./sessions-encrypt.js');
@@ -53,32 +54,32 @@ export async function configCommand(action: string, key: string | undefined, val
       return 0;
     }
     case 'set': {
-      if (!key) throw usageError('name a key and a value: medchat config set <key> <value>');
+      if (!key) throw usageError(cliConfigText.setNeedsKey);
       const k = assertConfigKey(key);
       let raw = value;
       if (raw === undefined) {
-        if (CONFIG_KEYS[k].type !== 'secret') throw usageError(`give a value: medchat config set ${k} <value>`);
+        if (CONFIG_KEYS[k].type !== 'secret') throw usageError(cliConfigText.giveValue(k));
         if (process.stdin.isTTY) {
-          process.stderr.write(`Paste the ${k} and press Enter (it is not shown): `);
+          process.stderr.write(cliConfigText.pasteSecret(k));
           raw = await readHiddenLine();
           process.stderr.write('\n');
         } else {
           raw = (await readStdinText()).trim();
         }
-        if (!raw) throw usageError(`no ${k} arrived on stdin; pipe it in, e.g. pass show medchat | medchat config set ${k}`);
+        if (!raw) throw usageError(cliConfigText.noSecretOnStdin(k));
       }
       const parsed = parseConfigValue(k, raw);
       const forbidden = policyForbids(k, parsed);
-      if (forbidden) throw new PolicyError(`${forbidden}; nothing was changed (see medchat policy)`);
+      if (forbidden) throw new PolicyError(cliConfigText.forbidden(forbidden));
       if (k === 'encrypt') {
         const { switchEncryption } = await import('./sessions-encrypt.js');
         await switchEncryption(parsed === true, o, () => store.set(k, parsed));
       } else store.set(k, parsed);
-      process.stderr.write(`${k} set to ${formatConfigValue(k, parsed)} in ${store.path}\n`);
+      process.stderr.write(`${cliConfigText.setTo(k, formatConfigValue(k, parsed), store.path)}\n`);
       return 0;
     }
     default:
-      throw usageError(`unknown config action "${action}"; use set, get, unset, list or path`);
+      throw usageError(cliConfigText.unknownAction(action));
   }
 }
 
@@ -88,7 +89,7 @@ function shownStored(key: ConfigKey, value: unknown, file: string): string {
     return formatConfigValue(key, checkStoredValue(key, value, file));
   } catch {
     const raw = CONFIG_KEYS[key].type === 'secret' ? formatConfigValue(key, String(value)) : JSON.stringify(value) ?? String(value);
-    return `${raw.length > 60 ? raw.slice(0, 59) + '…' : raw} (not valid: must be ${describeRule(key)})`;
+    return cliConfigText.notValid(raw.length > 60 ? raw.slice(0, 59) + '…' : raw, describeRule(key));
   }
 }
 
@@ -119,6 +120,6 @@ function lockedLine(key: ConfigKey, stored: unknown, file: string): string | und
   }
   const lock = lockedView(key, value);
   if (!lock) return undefined;
-  if (lock.refused) return `${formatConfigValue(key, lock.value)} (refused by policy: ${lock.rule}; run: medchat config unset ${key})`;
-  return `${formatConfigValue(key, lock.value)} (locked by policy: ${lock.rule}${lock.overridden ? `; your ${formatConfigValue(key, value)} is not used` : ''})`;
+  if (lock.refused) return cliConfigText.listRefused(formatConfigValue(key, lock.value), lock.rule, key);
+  return cliConfigText.listLocked(formatConfigValue(key, lock.value), lock.rule, lock.overridden ? formatConfigValue(key, value) : undefined);
 }

@@ -6,19 +6,20 @@
  */
 import { Option, type Command } from 'commander';
 import type { DemoFlags } from './demo-run.js';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 import { screenReaderText } from '../../core/i18n/messages/ui-screen-reader.js';
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('try medchat with a built-in demo service: no account, no key, nothing saved')
-    .argument('[prompt...]', 'ask once and print the answer (like medchat "…"), instead of opening the chat screen')
-    .option('-p, --prompt <text>', 'ask once (same as the positional prompt)')
-    .option('--no-think', 'answer without the reasoning block')
-    .option('--json', 'one-shot: print one JSON object at the end')
-    .option('--jsonl', 'one-shot: print one JSON event per line')
-    .addOption(new Option('--reasoning <mode>', 'one-shot: show or hide reasoning on stderr').choices(['show', 'hide']).default('show'))
-    .option('--fast', 'stream as fast as possible (for trying pipes)')
+    .description(cliHelpText.demo)
+    .argument('[prompt...]', cliHelpText.demoPromptArgument)
+    .option('-p, --prompt <text>', cliHelpText.demoPrompt)
+    .option('--no-think', cliHelpText.demoNoThink)
+    .option('--json', cliHelpText.demoJson)
+    .option('--jsonl', cliHelpText.demoJsonl)
+    .addOption(new Option('--reasoning <mode>', cliHelpText.demoReasoning).choices(['show', 'hide']).default('show'))
+    .option('--fast', cliHelpText.demoFast)
     .option('--screen-reader', screenReaderText.flagOn)
     .option('--no-screen-reader', screenReaderText.flagOff)
     .action(async (words: string[], o: DemoFlags) => {

@@ -5,17 +5,17 @@
  */
 import type { Command } from 'commander';
 import type { Policy, PolicyKey } from '../../core/config/policy.js';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
+import { cliPolicyText } from '../../core/i18n/messages/cli-policy.js';
 
 export function registerPolicy(program: Command): void {
   program
     .command('policy')
-    .description("show your organisation's policy: what it locks, and why (from /etc/medchat/policy.json)")
-    .option('--json', 'one JSON object: file, present, locked (key, value, meaning)')
+    .description(cliHelpText.policy)
+    .option('--json', cliHelpText.policyJson)
     .addHelpText(
       'after',
-      `
-An administrator writes the policy (/etc/medchat/policy.json; C:\\ProgramData\\medchat\\policy.json on
-Windows); it wins over your config, environment variables and flags. See the README, "For administrators".`,
+      cliHelpText.policyAfter,
     )
     .action(async (o: { json?: boolean }) => {
       const { activePolicy, policyFile } = await import('../../core/config/policy.js');
@@ -27,13 +27,13 @@ Windows); it wins over your config, environment variables and flags. See the REA
         return;
       }
       if (policy.file === undefined) {
-        process.stdout.write(`no organisation policy (${file} does not exist): every setting is yours (medchat config list)\n`);
+        process.stdout.write(`${cliPolicyText.none(file)}\n`);
         return;
       }
-      const lines = [`organisation policy: ${file}`];
-      if (locked.length === 0) lines.push('  (it locks nothing)');
+      const lines = [cliPolicyText.heading(file)];
+      if (locked.length === 0) lines.push(cliPolicyText.locksNothing);
       const width = Math.max(...locked.map((l) => l.key.length));
-      const shown = locked.map((l) => (Array.isArray(l.value) ? l.value.join(', ') : typeof l.value === 'boolean' ? (l.value ? 'on' : 'off') : String(l.value)));
+      const shown = locked.map((l) => (Array.isArray(l.value) ? l.value.join(', ') : typeof l.value === 'boolean' ? (l.value ? cliPolicyText.on : cliPolicyText.off) : String(l.value)));
       const valueWidth = Math.min(40, Math.max(...shown.map((s) => s.length)));
       locked.forEach((l, i) => lines.push(`  ${l.key.padEnd(width)}  ${shown[i]!.padEnd(valueWidth)}  ${l.meaning}`));
       process.stdout.write(lines.join('\n') + '\n');
@@ -52,23 +52,23 @@ function describePolicy(p: Policy): Locked[] {
   const add = (key: PolicyKey, value: Locked['value'] | undefined, meaning: string) => {
     if (value !== undefined) out.push({ key, value, meaning });
   };
-  add('base-url', p.baseUrl, `medchat talks only to ${p.baseUrl?.length === 1 ? 'this service' : 'these services (the first unless you choose)'}; any other (--base-url, MEDCHAT_BASE_URL, config) is refused`);
-  add('model', p.model, `only ${p.model?.length === 1 ? 'this model' : 'these models (the first unless you choose)'}; any other is refused`);
+  add('base-url', p.baseUrl, cliPolicyText.baseUrl(p.baseUrl?.length === 1));
+  add('model', p.model, cliPolicyText.model(p.model?.length === 1));
   add(
     'privacy',
     p.privacy,
     p.privacy === 'redact'
-      ? 'patient identifiers are always replaced by placeholders before sending; --privacy warn or off is refused'
-      : 'patient identifiers are always at least listed before sending (warn or redact); --privacy off is refused',
+      ? cliPolicyText.privacyRedact
+      : cliPolicyText.privacyWarn,
   );
-  add('history', p.history, p.history ? 'every conversation is saved; --incognito is refused' : 'nothing is saved on disk (as with --incognito); -c and --resume are refused');
-  add('retention-days', p.retentionDays, `saved conversations are kept at most ${p.retentionDays} days; a longer retention-days is lowered to it`);
-  add('encrypt', p.encrypt, p.encrypt ? 'saved conversations and prompt history are encrypted; it cannot be turned off' : 'not required: your choice (medchat config set encrypt on)');
-  add('audit', p.audit, p.audit ? 'every question and image job is recorded in the audit log (never any patient text); it cannot be turned off' : 'not required: your choice (medchat config set audit on)');
-  add('audit-dir', p.auditDir, 'the audit log is written in this folder');
-  add('disclaimer', p.disclaimer, p.disclaimer ? 'the medical disclaimer is always shown' : 'the medical disclaimer is not shown');
-  add('max-tokens', p.maxTokens, `an answer may use at most ${p.maxTokens} tokens; a larger --max-tokens is refused, a larger config value lowered`);
-  add('retexture', p.retexture, p.retexture ? 'image jobs are allowed' : 'image jobs are off: medchat retexture, medchat task and /retexture are refused');
-  add('api-key-flag', p.apiKeyFlag, p.apiKeyFlag ? '--api-key is allowed (with its warning)' : '--api-key is refused: give the key with MEDCHAT_API_KEY or medchat config set api-key');
+  add('history', p.history, p.history ? cliPolicyText.historyOn : cliPolicyText.historyOff);
+  add('retention-days', p.retentionDays, cliPolicyText.retentionDays(p.retentionDays ?? 0));
+  add('encrypt', p.encrypt, p.encrypt ? cliPolicyText.encryptOn : cliPolicyText.encryptOff);
+  add('audit', p.audit, p.audit ? cliPolicyText.auditOn : cliPolicyText.auditOff);
+  add('audit-dir', p.auditDir, cliPolicyText.auditDir);
+  add('disclaimer', p.disclaimer, p.disclaimer ? cliPolicyText.disclaimerOn : cliPolicyText.disclaimerOff);
+  add('max-tokens', p.maxTokens, cliPolicyText.maxTokens(p.maxTokens ?? 0));
+  add('retexture', p.retexture, p.retexture ? cliPolicyText.retextureOn : cliPolicyText.retextureOff);
+  add('api-key-flag', p.apiKeyFlag, p.apiKeyFlag ? cliPolicyText.apiKeyFlagOn : cliPolicyText.apiKeyFlagOff);
   return out;
 }

@@ -7,21 +7,22 @@ import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/t
 import { MAX_INPUT_BYTES, readStdinText } from '../../core/io/stdin.js';
 import { isTty } from '../../core/io/terminal.js';
 import { readTextFileBounded } from '../../core/io/bounded-read.js';
+import { cliText } from '../../core/i18n/messages/cli.js';
 
 /** The largest file `privacy check` reads (notes are kilobytes; a larger file is likely not a note). */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 async function readInput(file: string | undefined): Promise<{ text: string; name: string }> {
   if (file === undefined || file === '-') {
-    if (isTty(process.stdin)) throw usageError('nothing to check: name a file, or pipe text in (e.g. medchat privacy check < note.txt)');
+    if (isTty(process.stdin)) throw usageError(cliText.nothingToCheck);
     return { text: await readStdinText(process.stdin, Math.max(MAX_INPUT_BYTES, MAX_FILE_BYTES)), name: '-' };
   }
-  const text = readTextFileBounded(file, { maxBytes: MAX_FILE_BYTES, what: file, tooBigHint: 'check a smaller part of it' });
+  const text = readTextFileBounded(file, { maxBytes: MAX_FILE_BYTES, what: file, tooBigHint: cliText.checkSmallerPart });
   return { text, name: file };
 }
 
 export async function privacyCheck(file: string | undefined, o: { json?: boolean; redacted?: boolean }): Promise<number> {
-  if (o.json && o.redacted) throw usageError('choose one of --json and --redacted');
+  if (o.json && o.redacted) throw usageError(cliText.jsonOrRedacted);
   const { text, name } = await readInput(file);
   const guard = new PrivacyGuard();
   const findings = guard.inspect(text);
@@ -49,9 +50,9 @@ export async function privacyCheck(file: string | undefined, o: { json?: boolean
     for (const line of findingLines(text, findings)) out(line + '\n');
   }
   if (!o.json) {
-    const where = name === '-' ? 'stdin' : name;
+    const where = name === '-' ? cliText.stdinName : name;
     process.stderr.write(
-      sanitizeLine(findings.length ? `medchat: privacy: ${where}: ${findings.length} found: ${describeCounts(counts)}` : `medchat: privacy: ${where}: nothing found`) + '\n',
+      sanitizeLine(findings.length ? cliText.privacyFound(where, findings.length, describeCounts(counts)) : cliText.privacyNothing(where)) + '\n',
     );
   }
   return findings.length ? ExitCode.privacyFound : ExitCode.ok;

@@ -3,6 +3,7 @@
  * batch; what they mean is resolved once, in core/privacy/choice.ts.
  */
 import { Option, type Command } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 export interface PrivacyFlags {
   privacy?: string;
@@ -12,11 +13,11 @@ export interface PrivacyFlags {
 export function addPrivacyOptions(cmd: Command): Command {
   return cmd
     .addOption(
-      new Option('--privacy <mode>', 'patient identifiers in what you send: warn (list them), redact (send placeholders, show the answer with the values back), off (default: config `privacy`, warn)').choices([
+      new Option('--privacy <mode>', cliHelpText.privacy).choices([
         'warn',
         'redact',
         'off',
       ]),
     )
-    .option('--shift-dates', 'with --privacy redact: move all dates by one random offset instead of replacing them (intervals kept)');
+    .option('--shift-dates', cliHelpText.shiftDates);
 }

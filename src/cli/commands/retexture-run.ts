@@ -20,6 +20,7 @@ import { type ServiceConnection } from '../../core/retexture/service-http.js';
 import { checkNotifyHook } from '../../core/retexture/submit.js';
 import { comeBackCommand, DEFAULT_POLL_INTERVAL_MS, DEFAULT_TIMEOUT_MS, parseSeconds, type TaskRecord } from '../../core/retexture/task-poll.js';
 import { checkTaskIdArgument } from '../../core/retexture/task-id.js';
+import { cliRetextureText } from '../../core/i18n/messages/cli-retexture.js';
 
 interface ServiceFlags {
   baseUrl?: string;
@@ -60,7 +61,7 @@ function connection(o: ServiceFlags): ServiceConnection {
 function followSettings(o: FollowFlags) {
   const intervalMs = parseSeconds('--poll-interval', o.pollInterval, DEFAULT_POLL_INTERVAL_MS);
   const timeoutMs = parseSeconds('--timeout', o.timeout, DEFAULT_TIMEOUT_MS);
-  if (o.output !== undefined && o.output.trim() === '') throw usageError('--output needs a path (or - for stdout)');
+  if (o.output !== undefined && o.output.trim() === '') throw usageError(cliRetextureText.outputNeedsPath);
   // --output and --preview need the finished image, so they imply --wait.
   const wait = Boolean(o.wait || o.output !== undefined || o.preview);
   return { intervalMs, timeoutMs, wait };
@@ -89,14 +90,14 @@ export async function runRetextureCommand(words: string[], o: RetextureFlags, io
   assertRetextureAllowed();
   assertApiKeyOptionAllowed(o.apiKey !== undefined);
   const positional = words.length ? words.join(' ') : undefined;
-  if (positional !== undefined && o.prompt !== undefined) throw usageError('give the prompt once: either --prompt "…" or as an argument');
+  if (positional !== undefined && o.prompt !== undefined) throw usageError(cliRetextureText.promptTwice);
   const prompt = o.prompt ?? positional;
-  if (prompt === undefined || prompt.trim() === '') throw usageError('give a prompt: medchat retexture --image <file|url|-> "<prompt>"');
-  if (o.image === undefined) throw usageError('give an image: --image <file|url|-> (- reads it from stdin)');
+  if (prompt === undefined || prompt.trim() === '') throw usageError(cliRetextureText.givePrompt);
+  if (o.image === undefined) throw usageError(cliRetextureText.giveImage);
   const notifyHook = o.notifyHook !== undefined ? checkNotifyHook(o.notifyHook) : undefined;
   const maxImageBytes = parseMaxImageMb(o.maxImageMb);
   const follow = followSettings(o);
-  if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
+  if (o.output === '-' && isTty(io.stdout)) throw usageError(cliRetextureText.stdoutIsTerminal);
   const job: NewRetexture = { image: o.image, prompt, state: o.state, notifyHook, noStorage: o.storage === false ? true : undefined, maxImageBytes };
   return runJobCommand(job, o, follow, io);
 }
@@ -107,7 +108,7 @@ export async function runTaskCommand(rawId: string, o: FollowFlags, io: Io = def
   assertApiKeyOptionAllowed(o.apiKey !== undefined);
   const id = checkTaskIdArgument(rawId);
   const follow = followSettings(o);
-  if (o.output === '-' && isTty(io.stdout)) throw usageError('--output - writes the image to stdout, which is a terminal; redirect it to a file');
+  if (o.output === '-' && isTty(io.stdout)) throw usageError(cliRetextureText.stdoutIsTerminal);
   return runJobCommand({ taskId: id }, o, follow, io);
 }
 
@@ -148,15 +149,15 @@ async function runJobCommand(job: NewRetexture | KnownTask, o: FollowFlags, foll
           id = e.taskId;
           const shown = forStream(id, io.stderr);
           if (o.json) io.stdout.write(redactedJson(e.response) + '\n');
-          if (e.code === 21) io.stderr.write(`medchat: the service says task ${shown} already exists (code 21)${follow.wait ? '; following it' : ''}\n`);
-          if (e.code === 22) io.stderr.write(`medchat: task ${shown} is queued (code 22)${follow.wait ? '' : '; follow it with: ' + comeBackCommand(id)}\n`);
+          if (e.code === 21) io.stderr.write(`${cliRetextureText.alreadyExists(shown, follow.wait)}\n`);
+          if (e.code === 22) io.stderr.write(`${cliRetextureText.queued(shown, follow.wait ? undefined : comeBackCommand(id))}\n`);
         } else if (e.type === 'following') {
           reporter = new ProgressReporter(io.stderr, e.taskId, { tty: isTty(io.stderr), colour: colourAllowed(io.stderr) });
         } else if (e.type === 'progress') {
           last = e.record;
           reporter?.update(e);
         } else if (e.type === 'retrying') {
-          reporter?.note(`${e.message} (retrying)`);
+          reporter?.note(cliRetextureText.retrying(e.message));
         } else if (e.type === 'finished') {
           stopReporter();
           finished = true;
@@ -200,14 +201,14 @@ async function present(r: RetextureJobResult, o: FollowFlags, io: Io): Promise<n
     } else {
       const target = await outputPathFor(o.output, r.taskId, image.mime);
       await writeFileAtomic(target, image.bytes);
-      if (extensionMismatch(target, image.mime)) io.stderr.write(`medchat: note: the image is ${image.mime.slice(6).toUpperCase()}; saved as ${forStream(target, io.stderr)} anyway\n`);
+      if (extensionMismatch(target, image.mime)) io.stderr.write(`${cliRetextureText.savedAnyway(image.mime.slice(6).toUpperCase(), forStream(target, io.stderr))}\n`);
       if (!o.json) io.stdout.write(forStream(target, io.stdout) + '\n');
     }
   } else if (!o.json) {
     io.stdout.write(forStream(r.imageUrl, io.stdout) + '\n');
   }
   if (o.preview && image) {
-    if (!isTty(io.stderr)) io.stderr.write('medchat: no preview: stderr is not a terminal\n');
+    if (!isTty(io.stderr)) io.stderr.write(`${cliRetextureText.noPreview}\n`);
     else if (r.preview) io.stderr.write(r.preview.text);
     else if (r.previewProblem) io.stderr.write(`medchat: ${r.previewProblem}\n`);
   }

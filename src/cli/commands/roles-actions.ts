@@ -8,6 +8,9 @@ import { ROLE_NAME, RoleFileError, parseRole } from '../../core/request/roles/ro
 import { listRoles, readRoleFile, rolesDir } from '../../core/request/roles/store.js';
 import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/text/sanitize.js';
 import { isTty } from '../../core/io/terminal.js';
+import { cliRolesText } from '../../core/i18n/messages/cli-roles.js';
+import { cliText } from '../../core/i18n/messages/cli.js';
+import { padCells } from '../pad-cells.js';
 
 /** Role files are the user's own text: exact on a pipe, sanitised on a terminal. */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
@@ -32,11 +35,11 @@ export function rolesList(o: { json?: boolean }): number {
   }
   const width = Math.max(...entries.map((e) => e.name.length));
   for (const e of entries) {
-    const source = e.source === 'built-in' ? 'built-in' : e.replacesBuiltIn ? 'yours*' : 'yours';
-    const about = e.problem ? `(cannot be used: ${e.problem})` : (e.role?.description ?? '');
-    print(`${e.name.padEnd(width)}  ${source.padEnd(8)}  ${sanitizeLine(about)}\n`);
+    const source = e.source === 'built-in' ? cliRolesText.builtIn : e.replacesBuiltIn ? cliRolesText.yoursReplacing : cliRolesText.yours;
+    const about = e.problem ? cliRolesText.cannotBeUsed(e.problem) : (e.role?.description ?? '');
+    print(`${e.name.padEnd(width)}  ${padCells(source, 8)}  ${sanitizeLine(about)}\n`);
   }
-  if (entries.some((e) => e.replacesBuiltIn)) process.stderr.write('* your file replaces the built-in role of that name\n');
+  if (entries.some((e) => e.replacesBuiltIn)) process.stderr.write(`${cliRolesText.replacesBuiltIn}\n`);
   return 0;
 }
 
@@ -46,7 +49,7 @@ export function rolesShow(name: string): number {
     const text = readRoleFile(file);
     print(text.endsWith('\n') ? text : text + '\n');
     const problem = problemIn(name, text, file);
-    if (problem) process.stderr.write(`medchat: warning: ${sanitizeLine(problem)}\n`);
+    if (problem) process.stderr.write(`${cliText.warning(sanitizeLine(problem))}\n`);
     return 0;
   }
   if (Object.hasOwn(BUILTIN_ROLES, name)) {
@@ -63,6 +66,7 @@ export function rolesPath(): number {
 
 /** A new role starts from this. */
 function roleTemplate(name: string): string {
+  // i18n-exempt: the role file's template, a system prompt sent to the model
   return `---
 description: ${name}: what this role does, in one line
 # thinking: on
@@ -77,18 +81,18 @@ You are a clinical assistant. Describe here what the model should do with the te
 export function rolesEdit(name: string): number {
   const file = userFile(name);
   const kind = fileKind(file);
-  if (kind !== 'file' && kind !== 'none') throw usageError(`cannot edit the role ${name}: ${file} is ${kind}, not a role file; move it away, then run again`);
+  if (kind !== 'file' && kind !== 'none') throw usageError(cliRolesText.notAFile(name, file, kind));
   if (kind === 'none') {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'something that is not a folder holds its name or its path' : `the system refused (${code})`;
-      throw usageError(`cannot make the roles folder ${path.dirname(file)}: ${why}; move it away or set MEDCHAT_CONFIG_DIR, then run again`);
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? cliRolesText.pathTaken : cliRolesText.systemRefused(code);
+      throw usageError(cliRolesText.cannotMakeFolder(path.dirname(file), why));
     }
     const builtIn = Object.hasOwn(BUILTIN_ROLES, name);
     writeUserFile(file, builtIn ? BUILTIN_ROLES[name]! : roleTemplate(name));
-    process.stderr.write(builtIn ? `copied the built-in role ${name} to ${file}; your copy is used from now on\n` : `new role ${name} from a template: ${file}\n`);
+    process.stderr.write(`${builtIn ? cliRolesText.copied(name, file) : cliRolesText.fromTemplate(name, file)}\n`);
   }
   if (!isTty(process.stdin) || !isTty(process.stdout)) {
     // No terminal to edit in: say where the file is, for the caller's own editor.
@@ -100,10 +104,10 @@ export function rolesEdit(name: string): number {
     process.platform === 'win32'
       ? spawnSync(editor, [file], { stdio: 'inherit', shell: true })
       : spawnSync(process.env.SHELL || '/bin/sh', ['-c', `${editor} "$1"`, 'medchat-editor', file], { stdio: 'inherit' });
-  if (r.error || r.status !== 0) throw usageError(`the editor (${editor}) did not finish cleanly; the role file is ${file}`);
+  if (r.error || r.status !== 0) throw usageError(cliRolesText.editorFailed(editor, file));
   const problem = problemIn(name, readRoleFile(file), file);
-  if (problem) throw usageError(`${problem}; fix it with: medchat roles edit ${name}`);
-  process.stderr.write(`saved ${file}\n`);
+  if (problem) throw usageError(cliRolesText.fixWith(problem, name));
+  process.stderr.write(`${cliRolesText.saved(file)}\n`);
   return 0;
 }
 
@@ -115,14 +119,14 @@ function fileKind(file: string): string {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'none'; // a link to nothing is refused when written; a taken folder name when it is made
-    throw usageError(`cannot look at ${file} (${code})`);
+    throw usageError(cliRolesText.cannotLook(file, String(code)));
   }
   if (st.isFile()) return 'file';
-  return st.isDirectory() ? 'a folder' : 'not a regular file (a pipe, device or socket)';
+  return st.isDirectory() ? cliRolesText.aFolder : cliRolesText.notRegular;
 }
 
 function userFile(name: string): string {
-  if (!ROLE_NAME.test(name)) throw usageError(`"${name}" cannot be a role name: use letters, digits, _ and - (up to 64)`);
+  if (!ROLE_NAME.test(name)) throw usageError(cliRolesText.badName(name));
   return path.join(rolesDir(), `${name}.md`);
 }
 
@@ -137,5 +141,5 @@ function problemIn(name: string, text: string, file: string): string | undefined
 }
 
 function noSuchRole(name: string) {
-  return usageError(`no role "${name}"; the roles are: ${listRoles().map((e) => e.name).join(', ')} (medchat roles list)`);
+  return usageError(cliRolesText.noSuchRole(name, listRoles().map((e) => e.name).join(', ')));
 }

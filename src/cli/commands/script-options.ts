@@ -3,6 +3,7 @@
  * so the one-shot command and `batch` add the same options the same way.
  */
 import type { Command } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 export interface ScriptFlags {
   role?: string;
@@ -14,17 +15,17 @@ export interface ScriptFlags {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addRoleOption(cmd: Command): Command {
-  return cmd.option('-r, --role <name>', 'use a role: a system prompt plus settings (see medchat roles list)');
+  return cmd.option('-r, --role <name>', cliHelpText.role);
 }
 
 export function addSchemaOptions(cmd: Command): Command {
   return cmd
-    .option('--schema <file|fields>', "answer with one JSON value valid against a JSON Schema file, or inline fields: 'name, dose_mg number, route'")
-    .option('--schema-multi', 'with inline fields: an array of such objects');
+    .option('--schema <file|fields>', cliHelpText.schema)
+    .option('--schema-multi', cliHelpText.schemaMulti);
 }
 
 function addFileOption(cmd: Command): Command {
-  return cmd.option('-f, --file <path>', 'send a text file with the question (repeatable; - reads stdin)', collect);
+  return cmd.option('-f, --file <path>', cliHelpText.file, collect);
 }
 
 export function addScriptOptions(cmd: Command): Command {

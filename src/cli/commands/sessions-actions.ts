@@ -10,6 +10,7 @@ import { activePolicy } from '../../core/config/policy.js';
 import { hitLines, searchSessions, searchWords } from '../../core/sessions/search.js';
 import { cutToColumns } from '../../core/text/width.js';
 import { applyRetention, parseAge, purgeSessions } from '../../core/sessions/retention.js';
+import { cliSessionsText } from '../../core/i18n/messages/cli-sessions.js';
 
 /**
  * Saved text goes to stdout as it was saved when stdout is a pipe or a file (a transcript stays
@@ -32,11 +33,11 @@ export async function sessionsList(o: { json?: boolean }): Promise<number> {
     return 0;
   }
   if (list.length === 0) {
-    process.stderr.write(`no saved conversations (in ${sanitizeLine(store.dir)})\n`);
+    process.stderr.write(`${cliSessionsText.noneSaved(sanitizeLine(store.dir))}\n`);
     return 0;
   }
   for (const s of list) {
-    const turns = `${s.turns} ${s.turns === 1 ? 'turn ' : 'turns'}`;
+    const turns = cliSessionsText.turns(s.turns);
     print(`${s.id}  ${formatListTime(s.updatedAt).padEnd(16)}  ${turns.padStart(9)}  ${s.title}\n`);
   }
   return 0;
@@ -52,7 +53,7 @@ export async function sessionsShow(ref: string, o: { reasoning?: boolean }): Pro
 
 export async function sessionsExport(ref: string, o: { format?: string; output?: string; reasoning?: boolean }): Promise<number> {
   const asked = (o.format ?? (o.output ? formatForFile(o.output) : 'md')).toLowerCase();
-  if (asked !== 'md' && asked !== 'markdown' && asked !== 'json') throw usageError(`--format must be md or json (got "${o.format}")`);
+  if (asked !== 'md' && asked !== 'markdown' && asked !== 'json') throw usageError(cliSessionsText.badFormat(String(o.format)));
   const format = asked === 'json' ? 'json' : 'md';
   const store = new SessionStore();
   store.prepare();
@@ -60,7 +61,7 @@ export async function sessionsExport(ref: string, o: { format?: string; output?:
   const text = renderExport(data, format, { reasoning: Boolean(o.reasoning) });
   if (o.output && o.output !== '-') {
     writeExport(o.output, text);
-    process.stderr.write(`exported ${data.id} to ${o.output}\n`);
+    process.stderr.write(`${cliSessionsText.exported(data.id, o.output)}\n`);
     return 0;
   }
   print(text);
@@ -70,15 +71,15 @@ export async function sessionsExport(ref: string, o: { format?: string; output?:
 export async function sessionsRm(ids: string[], o: { all?: boolean }): Promise<number> {
   const store = new SessionStore();
   if (o.all) {
-    if (ids.length) throw usageError('give either session ids or --all, not both');
+    if (ids.length) throw usageError(cliSessionsText.idsOrAll);
     const n = store.removeAll();
-    process.stderr.write(`deleted ${counted(n, 'saved conversation')}\n`);
+    process.stderr.write(`${cliSessionsText.deleted(n)}\n`);
     return 0;
   }
-  if (ids.length === 0) throw usageError('name the sessions to delete (see medchat sessions list), or use --all');
+  if (ids.length === 0) throw usageError(cliSessionsText.nameSessions);
   const resolved = ids.map((r) => store.resolve(r));
   for (const id of resolved) store.remove(id);
-  process.stderr.write(`deleted ${counted(resolved.length, 'saved conversation')}\n`);
+  process.stderr.write(`${cliSessionsText.deleted(resolved.length)}\n`);
   return 0;
 }
 
@@ -90,22 +91,22 @@ export async function sessionsPath(): Promise<number> {
 /** An age or a date given to `option` (--since, --older-than), as a cut-off; a usage error otherwise. */
 function cutoffFrom(option: string, text: string): { cutoffMs: number; label: string } {
   const parsed = parseAge(text);
-  if (!parsed) throw usageError(`${option} takes an age (12h, 30d, 2w) or a date (2026-01-01); got ${JSON.stringify(text.slice(0, 40))}`);
+  if (!parsed) throw usageError(cliSessionsText.badAge(option, JSON.stringify(text.slice(0, 40))));
   return parsed;
 }
 
-const conversations = (n: number) => counted(n, 'conversation');
+const conversations = (n: number) => cliSessionsText.conversations(n);
 
 /** Columns for text on stdout: the terminal's width, else 120 (a file or a pipe still gets bounded lines). */
 const outputWidth = () => (isTty(process.stdout) && process.stdout.columns ? process.stdout.columns : 120);
 
 export async function sessionsSearch(words: string[], o: { since?: string; role?: string; json?: boolean; reasoning?: boolean; limit?: string }): Promise<number> {
   const terms = searchWords(words);
-  if (terms.length === 0) throw usageError('give the words to look for: medchat sessions search WORDS');
+  if (terms.length === 0) throw usageError(cliSessionsText.searchNeedsWords);
   const since = o.since !== undefined ? cutoffFrom('--since', o.since).cutoffMs : undefined;
   let limit = 20;
   if (o.limit !== undefined) {
-    if (!/^\d{1,6}$/.test(o.limit.trim())) throw usageError(`--limit takes a number of conversations (0: all); got ${JSON.stringify(o.limit.slice(0, 40))}`);
+    if (!/^\d{1,6}$/.test(o.limit.trim())) throw usageError(cliSessionsText.badLimit(JSON.stringify(o.limit.slice(0, 40))));
     limit = Number(o.limit.trim());
   }
   const store = new SessionStore();
@@ -126,9 +127,9 @@ export async function sessionsSearch(words: string[], o: { since?: string; role?
     for (const hit of result.hits) print(hitLines(hit, { width }).join('\n') + '\n');
   }
   const shown = JSON.stringify(terms.join(' ').slice(0, 60));
-  if (result.hits.length === 0) process.stderr.write(`no conversation matches ${sanitizeLine(shown)}${o.since ? ` since ${sanitizeLine(o.since)}` : ''}${o.role ? ` with role ${sanitizeLine(o.role)}` : ''}\n`);
-  else if (result.more) process.stderr.write(`showing the ${result.hits.length} most recent; more conversations match (--limit 0 shows all)\n`);
-  if (result.unreadable) process.stderr.write(`${conversations(result.unreadable)} could not be read (see medchat sessions list)\n`);
+  if (result.hits.length === 0) process.stderr.write(`${cliSessionsText.noMatch(sanitizeLine(shown), o.since ? sanitizeLine(o.since) : undefined, o.role ? sanitizeLine(o.role) : undefined)}\n`);
+  else if (result.more) process.stderr.write(`${cliSessionsText.showingRecent(result.hits.length)}\n`);
+  if (result.unreadable) process.stderr.write(`${cliSessionsText.unreadable(result.unreadable)}\n`);
   return 0;
 }
 
@@ -140,13 +141,13 @@ export async function sessionsPurge(o: { olderThan?: string; dryRun?: boolean })
       : typeof configured === 'number'
         ? parseAge(`${configured}d`)!
         : undefined;
-  if (!cutoff) throw usageError('say which conversations: medchat sessions purge --older-than 30d (or 12h, 2w, a date such as 2026-01-01)');
+  if (!cutoff) throw usageError(cliSessionsText.purgeWhich);
   const store = new SessionStore();
   const result = purgeSessions(store, cutoff.cutoffMs, { dryRun: Boolean(o.dryRun) });
   const width = outputWidth();
   for (const s of result.deleted) print(cutToColumns(`${s.id}  ${formatListTime(s.lastMs)}  ${sanitizeLine(s.title)}`, width) + '\n');
-  const kept = result.locked.length ? `; kept ${result.locked.length} open in another medchat (${result.locked.map((s) => s.id).join(', ')})` : '';
-  process.stderr.write(`${o.dryRun ? 'would delete' : 'deleted'} ${conversations(result.deleted.length)} ${cutoff.label}${o.dryRun ? ' (nothing deleted: --dry-run)' : ''}${kept}\n`);
+  const kept = result.locked.length ? cliSessionsText.keptOpen(result.locked.length, result.locked.map((s) => s.id).join(', ')) : '';
+  process.stderr.write(`${cliSessionsText.purged(Boolean(o.dryRun), result.deleted.length, cutoff.label, kept)}\n`);
   return 0;
 }
 
@@ -159,15 +160,15 @@ export function sweepExpiredSessions(config: ConfigStore = new ConfigStore()): v
   const days = resolveValue('retention-days', { store: config, env: process.env });
   if (typeof days !== 'number') return;
   const byPolicy = activePolicy().retentionDays !== undefined && days === activePolicy().retentionDays;
-  const why = byPolicy ? `retention-days, your organisation's policy${activePolicy().file ? ` (${activePolicy().file})` : ''}` : 'retention-days';
+  const why = byPolicy ? cliSessionsText.retentionByPolicy(activePolicy().file) : 'retention-days';
   let result;
   try {
     result = applyRetention(new SessionStore(), days);
   } catch (err) {
-    process.stderr.write(`medchat: warning: ${sanitizeLine(err instanceof Error ? err.message : String(err))}; conversations older than ${days} days were not deleted (${why})\n`);
+    process.stderr.write(`${cliSessionsText.sweepFailed(sanitizeLine(err instanceof Error ? err.message : String(err)), days, why)}\n`);
     return;
   }
   if (result.deleted.length === 0 && result.locked.length === 0) return;
-  const kept = result.locked.length ? `; kept ${result.locked.length} open in another medchat` : '';
-  process.stderr.write(`medchat: deleted ${conversations(result.deleted.length)} older than ${counted(days, 'day')} (${why})${kept}\n`);
+  const kept = result.locked.length ? cliSessionsText.sweepKept(result.locked.length) : '';
+  process.stderr.write(`${cliSessionsText.swept(result.deleted.length, days, why, kept)}\n`);
 }

@@ -10,8 +10,9 @@ import { SOURCE_LABEL } from '../../core/sessions/master-key.js';
 import { SessionStore } from '../../core/sessions/store.js';
 import { historyTouched } from '../../core/text/format.js';
 import { sanitizeLine } from '../../core/text/sanitize.js';
+import { cliConfigText } from '../../core/i18n/messages/cli-config.js';
 
-const summary = (r: { sessions: number; prompts: boolean }) => historyTouched(r) || 'nothing saved yet';
+const summary = (r: { sessions: number; prompts: boolean }) => historyTouched(r) || cliConfigText.nothingSaved;
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -31,12 +32,12 @@ export async function switchEncryption(on: boolean, o: { yes?: boolean }, storeS
     storeSetting();
     const r = sessions.encryptAll();
     const source = sessions.vault.source();
-    const done = r.sessions || r.prompts ? `encrypted ${summary(r)}` : 'history will be saved encrypted';
-    process.stderr.write(`${done}; data keys in ${sanitizeLine(sessions.vault.keyringFile)}, wrapped by ${source ? SOURCE_LABEL[source] : 'the master key'}\n`);
+    const done = r.sessions || r.prompts ? cliConfigText.encrypted(summary(r)) : cliConfigText.willBeEncrypted;
+    process.stderr.write(`${cliConfigText.encryptedDone(done, sanitizeLine(sessions.vault.keyringFile), source ? SOURCE_LABEL[source] : cliConfigText.theMasterKey)}\n`);
     return;
   }
   const policy = activePolicy();
-  if (policy.encrypt) throw usageError(`encrypt is on by your organisation's policy (${policy.file ?? 'the policy file'}); history stays encrypted`);
+  if (policy.encrypt) throw usageError(cliConfigText.encryptLocked(policy.file ?? cliConfigText.thePolicyFile));
   const sealed = sessions.sealedCount();
   if (sealed.sessions === 0 && !sealed.prompts) {
     storeSetting();
@@ -45,11 +46,11 @@ export async function switchEncryption(on: boolean, o: { yes?: boolean }, storeS
   const what = summary(sealed);
   if (!o.yes) {
     if (!(process.stdin.isTTY && process.stderr.isTTY)) {
-      throw usageError(`turning encryption off writes ${what} back as plain text; to do so, run: medchat config set encrypt off --yes`);
+      throw usageError(cliConfigText.offNeedsYes(what));
     }
-    if (!(await confirm(`Decrypt ${what} and store them as plain text? [y/N] `))) throw usageError('encryption left on; nothing was changed');
+    if (!(await confirm(cliConfigText.confirmDecrypt(what)))) throw usageError(cliConfigText.leftOn);
   }
   const r = sessions.decryptAll();
   storeSetting();
-  process.stderr.write(`decrypted ${summary(r)}; their keys were destroyed\n`);
+  process.stderr.write(`${cliConfigText.decrypted(summary(r))}\n`);
 }

@@ -3,9 +3,10 @@
  * exports load inside each action so `--version` stays fast.
  */
 import type { Command } from 'commander';
+import { cliHelpText } from '../../core/i18n/messages/cli-help.js';
 
 export function registerSessions(program: Command): void {
-  const sessions = program.command('sessions').description('saved conversations: list, show, export, search, delete');
+  const sessions = program.command('sessions').description(cliHelpText.sessions);
   // retention-days: conversations older than that go first, with one line saying so (not before purge, which says what it deletes itself).
   sessions.hook('preAction', async (_sessions, action) => {
     if (action.name() === 'purge' || action.name() === 'path') return;
@@ -14,62 +15,62 @@ export function registerSessions(program: Command): void {
   });
   sessions
     .command('list')
-    .description('list saved conversations, newest first')
-    .option('--json', 'one JSON array: id, title, created_at, updated_at, turns, file')
+    .description(cliHelpText.sessionsList)
+    .option('--json', cliHelpText.sessionsListJson)
     .action(async (o: { json?: boolean }) => {
       const { sessionsList } = await import('./sessions-actions.js');
       process.exitCode = await sessionsList(o);
     });
   sessions
     .command('show <id>')
-    .description('print a conversation (id, a unique prefix of one, or "latest")')
-    .option('--reasoning', 'include the model\'s reasoning')
+    .description(cliHelpText.sessionsShow)
+    .option('--reasoning', cliHelpText.sessionsReasoning)
     .action(async (id: string, o: { reasoning?: boolean }) => {
       const { sessionsShow } = await import('./sessions-actions.js');
       process.exitCode = await sessionsShow(id, o);
     });
   sessions
     .command('export <id>')
-    .description('export a conversation as Markdown or JSON (to stdout, or a file with -o)')
-    .option('-f, --format <format>', 'md or json (default: from the -o file name, else md)')
-    .option('-o, --output <file>', 'write to this file (created 0600) instead of stdout')
-    .option('--reasoning', 'include the model\'s reasoning')
+    .description(cliHelpText.sessionsExport)
+    .option('-f, --format <format>', cliHelpText.sessionsExportFormat)
+    .option('-o, --output <file>', cliHelpText.sessionsExportOutput)
+    .option('--reasoning', cliHelpText.sessionsReasoning)
     .action(async (id: string, o: { format?: string; output?: string; reasoning?: boolean }) => {
       const { sessionsExport } = await import('./sessions-actions.js');
       process.exitCode = await sessionsExport(id, o);
     });
   sessions
     .command('search <words...>')
-    .description('find conversations holding every word (case and accents ignored), newest first, with the matching line and its turn')
-    .option('--since <age|date>', 'only conversations saved since then: 12h, 7d, 2w or a date (2026-01-01)')
-    .option('--role <name>', 'only conversations started with this role')
-    .option('--reasoning', "search the model's reasoning too")
-    .option('--limit <n>', 'at most this many conversations (default 20; 0: all)')
-    .option('--json', 'one JSON array: id, title, last_activity, role, turns, matching_lines, lines (turn, part, text)')
+    .description(cliHelpText.sessionsSearch)
+    .option('--since <age|date>', cliHelpText.sessionsSearchSince)
+    .option('--role <name>', cliHelpText.sessionsSearchRole)
+    .option('--reasoning', cliHelpText.sessionsSearchReasoning)
+    .option('--limit <n>', cliHelpText.sessionsSearchLimit)
+    .option('--json', cliHelpText.sessionsSearchJson)
     .action(async (words: string[], o: { since?: string; role?: string; reasoning?: boolean; limit?: string; json?: boolean }) => {
       const { sessionsSearch } = await import('./sessions-actions.js');
       process.exitCode = await sessionsSearch(words, o);
     });
   sessions
     .command('purge')
-    .description('delete conversations older than an age or a date (--dry-run: only list them)')
-    .option('--older-than <age|date>', '30d, 12h, 2w or a date (2026-01-01); default: config retention-days')
-    .option('--dry-run', 'list what would be deleted; delete nothing')
+    .description(cliHelpText.sessionsPurge)
+    .option('--older-than <age|date>', cliHelpText.sessionsPurgeOlderThan)
+    .option('--dry-run', cliHelpText.sessionsPurgeDryRun)
     .action(async (o: { olderThan?: string; dryRun?: boolean }) => {
       const { sessionsPurge } = await import('./sessions-actions.js');
       process.exitCode = await sessionsPurge(o);
     });
   sessions
     .command('rm [ids...]')
-    .description('delete conversations (--all: every saved conversation)')
-    .option('--all', 'delete every saved conversation')
+    .description(cliHelpText.sessionsRm)
+    .option('--all', cliHelpText.sessionsRmAll)
     .action(async (ids: string[], o: { all?: boolean }) => {
       const { sessionsRm } = await import('./sessions-actions.js');
       process.exitCode = await sessionsRm(ids, o);
     });
   sessions
     .command('path')
-    .description('print the folder sessions are saved in')
+    .description(cliHelpText.sessionsPath)
     .action(async () => {
       const { sessionsPath } = await import('./sessions-actions.js');
       process.exitCode = await sessionsPath();
