@@ -17,7 +17,7 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
 
 /** Folders whose prose is checked. An area joins when its messages have moved into the catalogue. */
-const CHECKED_AREAS: string[] = process.env.MESSAGES_AREAS ? process.env.MESSAGES_AREAS.split(',') : [];
+const CHECKED_AREAS: string[] = process.env.MESSAGES_AREAS ? process.env.MESSAGES_AREAS.split(',') : ['core/config', 'core/sessions', 'core/audit', 'core/privacy', 'core/context', 'core/text', 'core/errors.ts', 'core/exit-codes.ts'];
 // (MESSAGES_AREAS=core/retexture,cli lists the findings of areas not yet in the list, while one is moved.)
 
 /** Files whose words are not medchat's messages: text for the model, or the stand-in service's own. */
