@@ -125,7 +125,8 @@ export function normaliseBaseUrl(raw: string): string {
 
 /** Show a secret so the user can tell which one it is, and nobody can use it: `sk-…a1b2`. */
 export function maskSecret(secret: string | undefined): string {
-  if (!secret) return configText.notSet;
+  // i18n-exempt: stands for a value on stdout (config get), which scripts may compare
+  if (!secret) return '(not set)';
   return maskKey(secret);
 }
 
@@ -193,7 +194,8 @@ export function checkStoredValue(key: ConfigKey, value: unknown, file: string): 
 }
 
 export function formatConfigValue(key: ConfigKey, value: ConfigValue | undefined): string {
-  if (value === undefined) return configText.unset;
+  // i18n-exempt: what `config get` prints on stdout for a key with no value, a value scripts may compare
+  if (value === undefined) return '(unset)';
   if (CONFIG_KEYS[key].type === 'secret') return maskSecret(String(value));
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   return String(value);

@@ -242,7 +242,7 @@ export function onPolicyNotice(fn: ((line: string) => void) | undefined): void {
 export function announceLock(key: string, text: string): void {
   if (announced.has(key)) return;
   announced.add(key);
-  sink(`medchat: ${text} ${byPolicy()}`);
+  sink(configText.lockNotice(text, byPolicy()));
 }
 
 /** `medchat retexture`, `medchat task` and `/retexture`: refused when the policy turns image jobs off. */

@@ -65,8 +65,6 @@ export const configText = messages(
     nonEmpty: 'a non-empty value',
     needsScheme: (raw: string, example: string) => `base URL "${raw}" needs a scheme, e.g. https://${example}`,
     notValidUrl: (raw: string) => `base URL "${raw}" is not a valid URL`,
-    notSet: '(not set)',
-    unset: '(unset)',
     rangeFromTo: (kind: string, min: number, max: number) => `${kind} from ${min} to ${max}`,
     rangeAtLeast: (kind: string, min: number) => `${kind} of at least ${min}`,
     rangeAtMost: (kind: string, max: number) => `${kind} of at most ${max}`,
@@ -153,6 +151,8 @@ export const configText = messages(
     privacyWarnOrRedact: 'must be "warn" or "redact"',
     mustBeAbsolute: 'must be an absolute folder path',
     byPolicy: (file: string) => `by your organisation's policy (${file})`,
+    /** Said once: `medchat: privacy is redact by your organisation's policy (/etc/medchat/policy.json)`. */
+    lockNotice: (text: string, by: string) => `medchat: ${text} ${by}`,
     retextureOff: (by: string) => `image jobs (retexture) are turned off ${by}`,
   },
   {
@@ -167,8 +167,6 @@ export const configText = messages(
     nonEmpty: '非空的值',
     needsScheme: (raw, example) => `服务地址 "${raw}" 缺少协议，例如 https://${example}`,
     notValidUrl: (raw) => `服务地址 "${raw}" 不是有效的 URL`,
-    notSet: '（未设置）',
-    unset: '（未设置）',
     rangeFromTo: (kind, min, max) => `${min} 到 ${max} 之间的${kind}`,
     rangeAtLeast: (kind, min) => `不小于 ${min} 的${kind}`,
     rangeAtMost: (kind, max) => `不大于 ${max} 的${kind}`,
@@ -250,6 +248,7 @@ export const configText = messages(
     privacyWarnOrRedact: '必须是 "warn" 或 "redact"',
     mustBeAbsolute: '必须是文件夹的绝对路径',
     byPolicy: (file) => `（依据机构策略 ${file}）`,
+    lockNotice: (text, by) => `medchat: ${text}${by}`,
     retextureOff: (by) => `图像任务（retexture）已关闭${by}`,
   },
 );
