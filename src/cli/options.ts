@@ -4,7 +4,7 @@
  * below cli/program.ts, so nothing imports the program back.
  */
 import type { Command } from 'commander';
-import { assertApiKeyOptionAllowed, keyFlagWarning, type FlagValues } from '../core/config/settings.js';
+import { assertApiKeyOptionAllowed, apiKeyOptionWarning, type FlagValues } from '../core/config/settings.js';
 
 export interface ChatFlags {
   prompt?: string;
@@ -45,7 +45,7 @@ export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
 export function warnAboutKeyFlag(o: { apiKey?: string }): void {
   assertApiKeyOptionAllowed(o.apiKey !== undefined);
   if (o.apiKey) {
-    process.stderr.write(keyFlagWarning());
+    process.stderr.write(apiKeyOptionWarning());
   }
 }
 

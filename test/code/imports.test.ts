@@ -127,14 +127,13 @@ test('core/ declares no flag types (but the ones waiting), and the waiting ones 
 const CORE_WORDING_WAITING = [
   'core/batch/input.ts', 'core/batch/items.ts', 'core/batch/output-lock.ts', 'core/batch/progress.ts',
   'core/chat/chat-client.ts', 'core/chat/service-errors.ts',
-  'core/config/api-key.ts', 'core/config/config-keys.ts', 'core/config/config-store.ts', 'core/config/settings.ts',
-  'core/context/context.ts', 'core/errors.ts', 'core/net/network-errors.ts',
-  'core/privacy/choice.ts', 'core/privacy/report.ts',
+  'core/config/config-keys.ts', 'core/config/settings.ts',
+  'core/net/network-errors.ts',
   'core/request/inputs/fit.ts', 'core/request/request-plan.ts', 'core/request/roles/store.ts',
   'core/request/schema/inline.ts', 'core/request/schema/report.ts', 'core/request/schema/source.ts', 'core/request/schema/validate.ts',
   'core/retexture/download.ts', 'core/retexture/image-input.ts', 'core/retexture/service-http.ts', 'core/retexture/submit.ts',
   'core/retexture/task-id.ts', 'core/retexture/task-poll.ts',
-  'core/sessions/chat-session.ts', 'core/sessions/store.ts',
+  'core/sessions/store.ts',
 ];
 
 /** core/ files that run other programs and pass them those programs' own flags (never medchat's: only `medchat <command>` is looked for there). */
@@ -143,7 +142,8 @@ const CORE_RUNS_OTHER_PROGRAMS = new Set(['core/sessions/master-key.ts']);
 test('no new command wording in core/ (flags, `medchat <command>`), and the files waiting still have theirs', () => {
   const worded: string[] = [];
   for (const f of importGraph(SRC).keys()) {
-    if (area(f) !== 'core') continue;
+    // The message catalogue (core/i18n/) is where that wording moves: a message names the command to run, in both languages.
+    if (area(f) !== 'core' || rel(f).startsWith('core/i18n/')) continue;
     const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/ .*$/gm, '');
     const wording = CORE_RUNS_OTHER_PROGRAMS.has(rel(f))
       ? /['"`][^'"`\n]*?medchat (?:config|sessions|privacy|retexture|task|batch|roles|demo|completion)\b/

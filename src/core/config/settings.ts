@@ -148,7 +148,7 @@ function runKeyCommand(command: string): string {
 }
 
 /** Said whenever a key arrives on the command line (a function: read in the language of the moment). */
-export const keyFlagWarning = (): string => configText.keyFlagWarning;
+export const apiKeyOptionWarning = (): string => configText.apiKeyOptionWarning;
 
 // ---------------------------------------------------------------------------------------------
 // The organisation policy, applied to settings (policy.ts reads and checks the file).
