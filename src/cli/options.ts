@@ -4,7 +4,7 @@
  * below cli/program.ts, so nothing imports the program back.
  */
 import type { Command } from 'commander';
-import { assertApiKeyOptionAllowed, KEY_FLAG_WARNING, type FlagValues } from '../core/config/settings.js';
+import { assertApiKeyOptionAllowed, apiKeyOptionWarning, type FlagValues } from '../core/config/settings.js';
 import { cliHelpText } from '../core/i18n/messages/cli-help.js';
 
 export interface ChatFlags {
@@ -48,7 +48,7 @@ export function settingsFlags(o: Partial<ChatFlags>): FlagValues {
 export function warnAboutKeyFlag(o: { apiKey?: string }): void {
   assertApiKeyOptionAllowed(o.apiKey !== undefined);
   if (o.apiKey) {
-    process.stderr.write(KEY_FLAG_WARNING);
+    process.stderr.write(apiKeyOptionWarning());
   }
 }
 

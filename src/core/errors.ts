@@ -1,5 +1,6 @@
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { redact } from './config/secret-redactor.js';
+import { errorsText } from './i18n/messages/errors.js';
 
 /**
  * A failure the user can act on: one line saying what happened and what to do next,
@@ -78,8 +79,8 @@ export function toMedchatError(err: unknown): MedchatError {
   if (err instanceof MedchatError) return err;
   const e = err as { code?: string; message?: string; name?: string } | undefined;
   if (e?.code === 'ERR_INVALID_URL' || e?.name === 'TypeError' && /Invalid URL/.test(e?.message ?? '')) {
-    return usageError('the base URL is not a valid URL; fix it with: medchat config set base-url https://…');
+    return usageError(errorsText.invalidBaseUrl);
   }
-  const msg = shortReason(e?.message ?? String(err)) || 'unexpected failure';
-  return new MedchatError(`unexpected error: ${msg}`, ExitCode.failure);
+  const msg = shortReason(e?.message ?? String(err)) || errorsText.unexpectedFailure;
+  return new MedchatError(errorsText.unexpected(msg), ExitCode.failure);
 }

@@ -7,7 +7,7 @@ import { MedchatError, usageError } from '../../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../../core/exit-codes.js';
 import { sanitizeForTerminal } from '../../core/text/sanitize.js';
 import { redactedJson } from '../../core/config/secret-redactor.js';
-import { assertApiKeyOptionAllowed, KEY_FLAG_WARNING, resolveSettings } from '../../core/config/settings.js';
+import { assertApiKeyOptionAllowed, apiKeyOptionWarning, resolveSettings } from '../../core/config/settings.js';
 import { assertRetextureAllowed } from '../../core/config/policy.js';
 import { shellQuote } from '../../core/text/shell-quote.js';
 import { abortOnStopSignals, exitCodeForSignal } from '../../core/io/signals.js';
@@ -133,7 +133,7 @@ async function runJobCommand(job: NewRetexture | KnownTask, o: FollowFlags, foll
     const r = await runRetextureJob({
       ...job,
       connection: () => {
-        if (o.apiKey) io.stderr.write(KEY_FLAG_WARNING);
+        if (o.apiKey) io.stderr.write(apiKeyOptionWarning());
         return connection(o);
       },
       signal: controller.signal,

@@ -26,6 +26,7 @@ import { nodeFileOps, writeAll, type FileOps } from '../io/file-ops.js';
 import { withFileLock } from '../io/file-lock.js';
 import { auditSetup } from './setup.js';
 import { auditBody, chainLine, GENESIS, identity, osUser, readLine, type AuditBody, type AuditEvent } from './record.js';
+import { auditText } from '../i18n/messages/audit.js';
 
 export { configureAudit } from './setup.js';
 const setup = auditSetup;
@@ -59,7 +60,7 @@ export class AuditWriteError extends Error {
     readonly file: string,
     readonly code: string,
   ) {
-    super(`the audit log ${file} cannot be written (${code})`);
+    super(auditText.cannotWrite(file, code));
   }
 }
 
@@ -93,7 +94,7 @@ class AuditLog {
     } catch (err) {
       if (!required) return;
       const e = err instanceof AuditWriteError ? err : new AuditWriteError(this.file, codeOf(err));
-      throw new MedchatError(`${e.message}, and your organisation's policy requires it: nothing was sent; free space or fix the folder's permissions (or ask your administrator), then ask again`, ExitCode.usage, 'usage');
+      throw new MedchatError(auditText.requiredRefused(e.message), ExitCode.usage, 'usage');
     }
   }
 
@@ -111,8 +112,7 @@ class AuditLog {
       if (this.failing) return;
       this.failing = true;
       const e = err instanceof AuditWriteError ? err : new AuditWriteError(this.file, codeOf(err));
-      const next = auditRequired() ? '; the next question waits until the log can be written' : ' (it is written with the next question, if this medchat asks one)';
-      setup.warn(`${e.message}: the answer is kept, but not its audit line${next}`);
+      setup.warn(auditText.lineLost(e.message, auditRequired()));
     }
   }
 
@@ -169,7 +169,7 @@ class AuditLog {
           try {
             const st = fs.fstatSync(fd);
             if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-            if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw Object.assign(new Error('owned by another user'), { code: 'EOWNER' });
+            if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw Object.assign(new Error('owned by another user'), { code: 'EOWNER' }); // i18n-exempt: only its code is shown
             fn(fd, ops);
           } finally {
             try {
@@ -199,26 +199,16 @@ function freeBytes(dir: string): number {
 
 function codeOf(err: unknown): string {
   const e = err as { code?: string; name?: string };
-  if (e?.code === 'ELOCKED') return 'held by another medchat for too long';
-  if (e?.code === 'ELOOP') return 'it is a link; medchat does not follow links here';
+  if (e?.code === 'ELOCKED') return auditText.locked;
+  if (e?.code === 'ELOOP') return auditText.isLink;
   if (typeof e?.code !== 'string') return 'error';
-  const words = PLAIN[e.code];
-  return words ? `${e.code}: ${words}` : e.code;
+  return PLAIN.has(e.code) ? `${e.code}: ${auditText[e.code as PlainCode]}` : e.code;
 }
 
 /** What a file error means, for the one line a user (or an administrator) reads. */
-const PLAIN: Record<string, string> = {
-  ENOENT: 'its folder does not exist',
-  ENOTDIR: 'a part of its path is not a folder',
-  EACCES: 'no permission',
-  EPERM: 'not allowed',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'over the disk quota',
-  EROFS: 'a read-only file system',
-  EIO: 'an input/output error',
-  EISDIR: 'it is a folder',
-  EOWNER: 'it belongs to another user; medchat writes only its own',
-};
+const PLAIN_CODES = ['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EISDIR', 'EOWNER'] as const;
+type PlainCode = (typeof PLAIN_CODES)[number];
+const PLAIN = new Set<string>(PLAIN_CODES);
 
 /** The last complete line's number and hash (0 and the genesis value for an empty file); `torn`: the file ends inside a line. */
 function lastLine(fd: number): { seq: number; hash: string; torn: boolean } {

@@ -9,6 +9,7 @@ import { ExitCode } from '../exit-codes.js';
 import { kindOf } from '../io/bounded-read.js';
 import { LineTooLongError, readLines, type RawLine } from '../batch/lines.js';
 import { GENESIS, readLine, type AuditRecord } from './record.js';
+import { auditText } from '../i18n/messages/audit.js';
 
 /** Far more than any line medchat writes (a few hundred bytes). */
 const MAX_LINE_BYTES = 64 * 1024;
@@ -21,18 +22,18 @@ async function* logLines(file: string): AsyncGenerator<RawLine> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    throw new MedchatError(`cannot read the audit log ${file} (${code ?? 'error'})`, ExitCode.usage, 'usage');
+    throw new MedchatError(auditText.cannotRead(file, code ?? 'error'), ExitCode.usage, 'usage');
   }
   const st = fs.fstatSync(fd);
   if (!st.isFile()) {
     fs.closeSync(fd);
-    throw usageError(`the audit log ${file} is ${kindOf(st)}, not a file`);
+    throw usageError(auditText.notAFile(file, kindOf(st)));
   }
   const stream = fs.createReadStream('', { fd, highWaterMark: 64 * 1024 });
   try {
     yield* readLines(stream, MAX_LINE_BYTES);
   } catch (err) {
-    if (err instanceof LineTooLongError) throw new MedchatError(`the audit log ${file}: line ${err.lineNo} is longer than any line medchat writes (not an audit log, or changed)`, ExitCode.auditBroken, 'audit-broken');
+    if (err instanceof LineTooLongError) throw new MedchatError(auditText.lineTooLong(file, err.lineNo), ExitCode.auditBroken, 'audit-broken');
     throw err;
   } finally {
     stream.destroy();
@@ -74,15 +75,15 @@ export async function verifyLog(file: string): Promise<VerifyReport> {
     const n = raw.lineNo;
     const parsed = readLine(raw.text);
     if (!parsed) {
-      problem(raw.terminated ? `line ${n}: not a line medchat wrote (changed, or cut short)` : `line ${n}: cut short (the file ends inside it)`);
+      problem(raw.terminated ? auditText.notOurs(n) : auditText.cutShort(n));
       continue;
     }
     const { record, hashOk } = parsed;
-    if (!hashOk) problem(`line ${n}: changed after it was written (its hash no longer matches it)`);
+    if (!hashOk) problem(auditText.changed(n));
     if (record.prev !== prevHash || record.seq !== prevSeq + 1) {
-      const before = prevLine ? `line ${prevLine}` : 'the start of the log';
-      const what = record.seq > prevSeq + 1 ? `${record.seq - prevSeq - 1} line${record.seq - prevSeq - 1 === 1 ? '' : 's'} before it removed` : record.seq <= prevSeq ? 'moved, or a line added before it' : 'a line before it changed, removed or moved';
-      problem(`line ${n}: does not follow ${before} (it was written as line ${record.seq}: ${what})`);
+      const before = prevLine ? auditText.lineN(prevLine) : auditText.startOfLog;
+      const what = record.seq > prevSeq + 1 ? auditText.removedBefore(record.seq - prevSeq - 1) : record.seq <= prevSeq ? auditText.movedOrAdded : auditText.changedBefore;
+      problem(auditText.doesNotFollow(n, before, record.seq, what));
     }
     prevHash = raw.text.slice(-66, -2);
     prevSeq = record.seq;
@@ -104,7 +105,7 @@ export function parseSince(text: string, now: Date = new Date()): Date {
     const d = new Date(t.length === 10 ? `${t}T00:00:00` : t);
     if (!Number.isNaN(d.getTime())) return d;
   }
-  throw usageError(`"${t.slice(0, 40)}" is not a time: give a number of days, hours or minutes ago (7d, 12h, 30m) or a date (2026-01-01)`);
+  throw usageError(auditText.notATime(t.slice(0, 40)));
 }
 
 /** The lines written at `since` or later, as stored (text) and read (record); lines that do not read are skipped. */

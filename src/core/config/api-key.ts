@@ -1,6 +1,7 @@
 import { MedchatError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { maskKey, registerSecret } from './secret-redactor.js';
+import { configText } from '../i18n/messages/config.js';
 
 /** Where a key came from: says where to fix it when it cannot be used. */
 export type KeySource =
@@ -23,44 +24,44 @@ export function keyFromText(raw: string, source: KeySource): string {
   const bad = /[^\x21-\x7e]/.exec(key);
   if (bad) {
     registerSecret(key);
-    throw usageError(`the API key ${where(source)} (${maskKey(key)}) ${problem(bad[0])}, so it cannot be sent; ${fix(source)}`);
+    throw usageError(configText.keyUnusable(where(source), maskKey(key), problem(bad[0]), fix(source)));
   }
   return key;
 }
 
 function problem(ch: string): string {
-  if (ch === ' ' || ch === '\t' || /\s/.test(ch)) return 'has a space in it';
+  if (ch === ' ' || ch === '\t' || /\s/.test(ch)) return configText.keyHasSpace;
   const code = ch.codePointAt(0) ?? 0;
-  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'has a control character in it';
-  return 'has a character that is not plain ASCII in it';
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return configText.keyHasControl;
+  return configText.keyHasNonAscii;
 }
 
 function where(source: KeySource): string {
   switch (source.kind) {
     case 'flag':
-      return 'given with --api-key';
+      return configText.keyFromFlag;
     case 'env':
-      return `in ${source.name}`;
+      return configText.keyIn(source.name);
     case 'file':
-      return `in ${source.path}`;
+      return configText.keyIn(source.path);
     case 'command':
-      return 'printed by api-key-command';
+      return configText.keyFromCommand;
     case 'input':
-      return 'given to config set';
+      return configText.keyFromInput;
   }
 }
 
 function fix(source: KeySource): string {
   switch (source.kind) {
     case 'flag':
-      return 'pass the key alone (better: medchat config set api-key, which reads it from stdin)';
+      return configText.keyFixFlag;
     case 'env':
-      return `set ${source.name} to the key alone`;
+      return configText.keyFixEnv(source.name);
     case 'file':
     case 'input':
-      return 'set the key alone with: pass show medchat | medchat config set api-key';
+      return configText.keyFixFile;
     case 'command':
-      return 'make it print the key on its first line; check it with: medchat config get api-key-command';
+      return configText.keyFixCommand;
   }
 }
 
@@ -70,21 +71,20 @@ function fix(source: KeySource): string {
  * wins over the file), so each source gets its own fix.
  */
 export function refusedKeyError(status: number, reason: string, source: KeySource | undefined): MedchatError {
-  const what = `the service refused the API key (${status})${reason ? `: ${reason}` : ''}`;
-  return new MedchatError(`${what}; ${refusedKeyFix(source)}`, ExitCode.auth, 'auth');
+  return new MedchatError(configText.keyRefused(status, reason, refusedKeyFix(source)), ExitCode.auth, 'auth');
 }
 
 function refusedKeyFix(source: KeySource | undefined): string {
   switch (source?.kind) {
     case 'env':
-      return `this key came from ${source.name}: set it to a valid one`;
+      return configText.refusedFromEnv(source.name);
     case 'flag':
-      return 'this key came from --api-key: pass a valid one';
+      return configText.refusedFromFlag;
     case 'command':
-      return 'this key came from api-key-command: check it with: medchat config get api-key-command';
+      return configText.refusedFromCommand;
     case 'file':
-      return `this key came from the config file (${source.path}): set a valid one with: medchat config set api-key`;
+      return configText.refusedFromFile(source.path);
     default:
-      return 'set a valid one with: medchat config set api-key';
+      return configText.refusedFix;
   }
 }

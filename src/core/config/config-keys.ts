@@ -1,45 +1,56 @@
 import { keyFromText } from './api-key.js';
 import { usageError } from '../errors.js';
 import { maskKey } from './secret-redactor.js';
+import { configKeyHelp, configText } from '../i18n/messages/config.js';
 
 /** The keys a user can set with `medchat config set`. One entry per key: its type, default and help. */
 type KeyType = 'string' | 'url' | 'secret' | 'int' | 'number' | 'bool' | 'enum';
 
 interface KeySpec {
   type: KeyType;
-  help: string;
   default?: string | number | boolean;
   min?: number;
   max?: number;
   values?: readonly string[];
 }
 
-export const CONFIG_KEYS = {
-  'base-url': { type: 'url', help: 'Root address of the service (scheme and host), e.g. https://api.example.com' },
-  'api-key': { type: 'secret', help: 'Access key sent as a Bearer token (stored 0600; prefer `config set api-key` with no value)' },
-  'api-key-command': { type: 'string', help: 'A command whose output is the key, e.g. `pass show medchat`' },
-  model: { type: 'string', default: 'medical-large-latest', help: 'Model name' },
-  'max-tokens': { type: 'int', default: 8192, min: 1, max: 131072, help: 'Most tokens an answer may use' },
-  thinking: { type: 'bool', default: true, help: 'Ask the model to reason before answering' },
-  temperature: { type: 'number', min: 0, max: 2, help: 'Sampling temperature (unset: the service default)' },
-  'top-p': { type: 'number', min: 0, max: 1, help: 'Nucleus sampling (unset: the service default)' },
-  'idle-timeout': { type: 'int', default: 120, min: 1, max: 3600, help: 'Seconds without data before an answer is given up' },
+const KEY_SPECS = {
+  'base-url': { type: 'url' },
+  'api-key': { type: 'secret' },
+  'api-key-command': { type: 'string' },
+  model: { type: 'string', default: 'medical-large-latest' },
+  'max-tokens': { type: 'int', default: 8192, min: 1, max: 131072 },
+  thinking: { type: 'bool', default: true },
+  temperature: { type: 'number', min: 0, max: 2 },
+  'top-p': { type: 'number', min: 0, max: 1 },
+  'idle-timeout': { type: 'int', default: 120, min: 1, max: 3600 },
   // At most 1,048,576 (1M): eight times the service's 128k, room for a larger model; piped stdin
   // may be 16 bytes a token (io/stdin.ts), so this also keeps stdin at most 16 MB, which medchat
   // reads, counts and checks within its 200 MB. A larger window would only let a huge input in.
-  'context-window': { type: 'int', default: 131072, min: 1024, max: 1048576, help: 'Tokens the model can see, input and output together' },
-  'compress-at': { type: 'number', default: 0.8, min: 0.1, max: 1, help: 'Share of the window at which old turns are summarised' },
-  compress: { type: 'enum', default: 'summarise', values: ['summarise', 'trim'], help: 'How to make room: summarise old turns, or drop them' },
-  history: { type: 'bool', default: true, help: 'Save sessions and prompt history on disk' },
-  disclaimer: { type: 'bool', default: true, help: 'Show the one-line medical disclaimer in the chat screen' },
-  privacy: { type: 'enum', default: 'warn', values: ['warn', 'redact', 'off'], help: 'Patient identifiers in what you send: warn (list them), redact (send placeholders), off' },
-  audit: { type: 'bool', default: false, help: 'Keep an audit log: one line per question or job, with no patient text in it' },
-  encrypt: { type: 'bool', default: false, help: 'Encrypt saved conversations and prompt history (AES-256-GCM)' },
-  'retention-days': { type: 'int', min: 1, max: 36500, help: 'Delete saved conversations older than this many days, at start, saying so (unset: keep them)' },
-  language: { type: 'enum', values: ['en', 'zh'], help: "Language of medchat's own messages: en (English) or zh (简体中文) (unset: MEDCHAT_LANG, then the locale)" },
-  'screen-reader': { type: 'bool', default: false, help: 'Screen-reader mode: the chat screen as plain lines added one after another, with no redraws, boxes or spinners' },
-  'history-key-command': { type: 'string', help: 'A command whose output is the key for encrypted history, e.g. `pass show medchat-history`' },
+  'context-window': { type: 'int', default: 131072, min: 1024, max: 1048576 },
+  'compress-at': { type: 'number', default: 0.8, min: 0.1, max: 1 },
+  compress: { type: 'enum', default: 'summarise', values: ['summarise', 'trim'] },
+  history: { type: 'bool', default: true },
+  disclaimer: { type: 'bool', default: true },
+  privacy: { type: 'enum', default: 'warn', values: ['warn', 'redact', 'off'] },
+  audit: { type: 'bool', default: false },
+  encrypt: { type: 'bool', default: false },
+  'retention-days': { type: 'int', min: 1, max: 36500 },
+  language: { type: 'enum', values: ['en', 'zh'] },
+  'screen-reader': { type: 'bool', default: false },
+  'history-key-command': { type: 'string' },
 } as const satisfies Record<string, KeySpec>;
+
+/** Each key's spec with its `help`, read in the current language (configKeyHelp) when it is shown. */
+export const CONFIG_KEYS = withHelp(KEY_SPECS);
+
+function withHelp<T extends Record<keyof typeof configKeyHelp, KeySpec>>(specs: T): { readonly [K in keyof T]: T[K] & { readonly help: string } } {
+  const out = {} as Record<string, KeySpec & { help: string }>;
+  for (const key of Object.keys(specs) as Array<keyof typeof configKeyHelp>) {
+    out[key] = Object.defineProperty({ ...specs[key] }, 'help', { enumerable: true, get: () => configKeyHelp[key] }) as KeySpec & { help: string };
+  }
+  return Object.freeze(out) as never;
+}
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 export type ConfigValue = string | number | boolean;
@@ -50,7 +61,7 @@ export function isConfigKey(key: string): key is ConfigKey {
 
 export function assertConfigKey(key: string): ConfigKey {
   if (!isConfigKey(key)) {
-    throw usageError(`unknown config key "${key}"; see the keys with: medchat config list`);
+    throw usageError(configText.unknownKey(key));
   }
   return key;
 }
@@ -59,36 +70,36 @@ export function assertConfigKey(key: string): ConfigKey {
 export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
   const spec: KeySpec = CONFIG_KEYS[key];
   const text = raw.trim();
-  const bad = (what: string) => usageError(`${key} must be ${what} (got "${preview(raw)}")`);
+  const bad = (what: string) => usageError(configText.mustBe(key, what, preview(raw)));
   switch (spec.type) {
     case 'bool': {
       if (/^(on|true|yes|1)$/i.test(text)) return true;
       if (/^(off|false|no|0)$/i.test(text)) return false;
-      throw bad('on or off');
+      throw bad(configText.onOrOff);
     }
     case 'int':
     case 'number': {
       const n = Number(text);
       if (text === '' || !Number.isFinite(n) || (spec.type === 'int' && !Number.isInteger(n))) {
-        throw bad(spec.type === 'int' ? 'a whole number' : 'a number');
+        throw bad(spec.type === 'int' ? configText.wholeNumber : configText.aNumber);
       }
-      if (spec.min !== undefined && n < spec.min) throw bad(`at least ${spec.min}`);
-      if (spec.max !== undefined && n > spec.max) throw bad(`at most ${spec.max}`);
+      if (spec.min !== undefined && n < spec.min) throw bad(configText.atLeast(spec.min));
+      if (spec.max !== undefined && n > spec.max) throw bad(configText.atMost(spec.max));
       return n;
     }
     case 'enum': {
-      if (!spec.values?.includes(text)) throw bad(`one of ${spec.values?.join(', ')}`);
+      if (!spec.values?.includes(text)) throw bad(configText.oneOf(spec.values?.join(', ') ?? ''));
       return text;
     }
     case 'url':
       return normaliseBaseUrl(text);
     case 'secret': {
       const key = keyFromText(raw, { kind: 'input' });
-      if (!key) throw bad('a non-empty value');
+      if (!key) throw bad(configText.nonEmpty);
       return key;
     }
     default:
-      if (text === '') throw bad('a non-empty value');
+      if (text === '') throw bad(configText.nonEmpty);
       return text;
   }
 }
@@ -100,12 +111,12 @@ export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
 export function normaliseBaseUrl(raw: string): string {
   let text = raw.trim();
   if (!/^https?:\/\//i.test(text)) {
-    throw usageError(`base URL "${preview(raw)}" needs a scheme, e.g. https://${preview(text.replace(/^\w+:\/\//, '')) || 'host'}`);
+    throw usageError(configText.needsScheme(preview(raw), preview(text.replace(/^\w+:\/\//, '')) || 'host'));
   }
   try {
     new URL(text);
   } catch {
-    throw usageError(`base URL "${preview(raw)}" is not a valid URL`);
+    throw usageError(configText.notValidUrl(preview(raw)));
   }
   text = text.replace(/\/+$/, '');
   text = text.replace(/\/v1$/i, '');
@@ -114,6 +125,7 @@ export function normaliseBaseUrl(raw: string): string {
 
 /** Show a secret so the user can tell which one it is, and nobody can use it: `sk-…a1b2`. */
 export function maskSecret(secret: string | undefined): string {
+  // i18n-exempt: stands for a value on stdout (config get), which scripts may compare
   if (!secret) return '(not set)';
   return maskKey(secret);
 }
@@ -123,37 +135,38 @@ export function describeRule(key: ConfigKey): string {
   const spec: KeySpec = CONFIG_KEYS[key];
   const range = (kind: string) =>
     spec.min !== undefined && spec.max !== undefined
-      ? `${kind} from ${spec.min} to ${spec.max}`
+      ? configText.rangeFromTo(kind, spec.min, spec.max)
       : spec.min !== undefined
-        ? `${kind} of at least ${spec.min}`
+        ? configText.rangeAtLeast(kind, spec.min)
         : spec.max !== undefined
-          ? `${kind} of at most ${spec.max}`
+          ? configText.rangeAtMost(kind, spec.max)
           : kind;
   switch (spec.type) {
     case 'bool':
-      return 'on or off (true or false)';
+      return configText.ruleBool;
     case 'int':
-      return range('a whole number');
+      return range(configText.wholeNumber);
     case 'number':
-      return range('a number');
+      return range(configText.aNumber);
     case 'enum':
-      return `one of ${spec.values?.join(', ')}`;
+      return configText.oneOf(spec.values?.join(', ') ?? '');
     case 'url':
-      return 'an http:// or https:// address';
+      return configText.ruleUrl;
     case 'secret':
-      return 'the key alone, on one line';
+      return configText.ruleSecret;
     default:
-      return 'a non-empty text';
+      return configText.ruleText;
   }
 }
 
-/** The command that puts a sane value back. */
+/** The command that puts a sane value back (a command: the same in every language). */
 function fixCommand(key: ConfigKey): string {
   const spec: KeySpec = CONFIG_KEYS[key];
+  // i18n-exempt: a command
   if (spec.default !== undefined) return `medchat config set ${key} ${formatConfigValue(key, spec.default)}`;
-  if (key === 'base-url') return 'medchat config set base-url https://…';
-  if (spec.type === 'secret') return 'pass show medchat | medchat config set api-key';
-  return `medchat config unset ${key}`;
+  if (key === 'base-url') return 'medchat config set base-url https://…'; // i18n-exempt: a command
+  if (spec.type === 'secret') return 'pass show medchat | medchat config set api-key'; // i18n-exempt: a command
+  return `medchat config unset ${key}`; // i18n-exempt: a command
 }
 
 /**
@@ -171,7 +184,7 @@ export function checkStoredValue(key: ConfigKey, value: unknown, file: string): 
     const json = JSON.stringify(value) ?? String(value);
     return json.length > 60 ? json.slice(0, 59) + '…' : json;
   };
-  const refuse = () => usageError(`config ${key} is ${shown()} in ${file}; it must be ${describeRule(key)}: ${fixCommand(key)}`);
+  const refuse = () => usageError(configText.storedRefused(key, shown(), file, describeRule(key), fixCommand(key)));
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw refuse();
   try {
     return parseConfigValue(key, String(value));
@@ -181,6 +194,7 @@ export function checkStoredValue(key: ConfigKey, value: unknown, file: string): 
 }
 
 export function formatConfigValue(key: ConfigKey, value: ConfigValue | undefined): string {
+  // i18n-exempt: what `config get` prints on stdout for a key with no value, a value scripts may compare
   if (value === undefined) return '(unset)';
   if (CONFIG_KEYS[key].type === 'secret') return maskSecret(String(value));
   if (typeof value === 'boolean') return value ? 'on' : 'off';

@@ -8,6 +8,7 @@ import { FileReadError, readTextFileBounded } from '../io/bounded-read.js';
 import { configDir } from './paths.js';
 import { checkStoredValue, isConfigKey, type ConfigKey, type ConfigValue } from './config-keys.js';
 import { registerSecret } from './secret-redactor.js';
+import { configText } from '../i18n/messages/config.js';
 
 /**
  * The config file: JSON (tab-indented, as conf wrote it), 0600 in a 0700 folder. Unknown keys in
@@ -65,8 +66,8 @@ export class ConfigStore {
     }
     if ((mode & 0o044) === 0) return;
     sharedWarningGiven = true;
-    const who = mode & 0o004 ? 'every user on this machine' : 'its group';
-    process.stderr.write(`medchat: warning: the config file ${this.path} holds the API key and ${who} can read it; make it private with: chmod 600 ${this.path}\n`);
+    const who = mode & 0o004 ? configText.sharedEveryone : configText.sharedGroup;
+    process.stderr.write(configText.sharedWarning(this.path, who));
   }
 
   set(key: ConfigKey, value: ConfigValue): void {
@@ -87,9 +88,9 @@ export class ConfigStore {
     try {
       text = readTextFileBounded(this.path, {
         maxBytes: MAX_CONFIG_BYTES,
-        what: `the config file ${this.path}`,
-        tooBigHint: 'a config file is a few hundred bytes: delete it and set the keys again (medchat config set …)',
-        notRegularHint: 'replace it with a file (or delete it and run: medchat config set base-url <url>)',
+        what: configText.theConfigFile(this.path),
+        tooBigHint: configText.configTooBig,
+        notRegularHint: configText.configNotRegular,
       });
     } catch (err) {
       if (!(err instanceof FileReadError) || err.problem !== 'missing') throw err;
@@ -116,7 +117,7 @@ export class ConfigStore {
       writeFileAtomic(this.path, JSON.stringify(store, undefined, '\t'), { mode: 0o600, symlinks: 'follow', ops: this.ops });
     } catch (err) {
       const e = toWriteError(this.path, err);
-      throw new MedchatError(`cannot write the config file ${this.path}: ${e.reason} (${e.code}); nothing was changed; ${e.nextStep}`, ExitCode.usage);
+      throw new MedchatError(configText.cannotWrite(this.path, e.reason, e.code, e.nextStep), ExitCode.usage);
     }
   }
 }
@@ -129,9 +130,9 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 function corruptConfig(file: string, err: unknown): MedchatError {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'EACCES' || code === 'EPERM') {
-    return usageError(`cannot read the config file ${file} (${code}); check its permissions`);
+    return usageError(configText.cannotRead(file, code));
   }
-  return usageError(`the config file ${file} is not valid JSON; fix it by hand or delete it and run: medchat config set base-url <url>`);
+  return usageError(configText.notJson(file));
 }
 
 /**
@@ -141,7 +142,7 @@ function corruptConfig(file: string, err: unknown): MedchatError {
  */
 export function configuredLanguage(env: NodeJS.ProcessEnv = process.env): string | undefined {
   try {
-    const text = readTextFileBounded(path.resolve(configDir(env), 'config.json'), { maxBytes: MAX_CONFIG_BYTES, what: 'the config file' });
+    const text = readTextFileBounded(path.resolve(configDir(env), 'config.json'), { maxBytes: MAX_CONFIG_BYTES, what: 'the config file' }); // i18n-exempt: never shown (any error here gives undefined)
     const value = (JSON.parse(text) as Record<string, unknown>)?.language;
     return typeof value === 'string' ? value : undefined;
   } catch {

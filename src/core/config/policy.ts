@@ -20,6 +20,7 @@ import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { FileReadError, readTextFileBounded } from '../io/bounded-read.js';
 import { normaliseBaseUrl } from './config-keys.js';
+import { configText } from '../i18n/messages/config.js';
 
 export interface Policy {
   /** The policy file these values came from; undefined when there is no policy. */
@@ -65,8 +66,6 @@ export const POLICY_KEYS = [
 ] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
-/** What a user can do about a broken policy (they cannot edit it; it must not be worked around). */
-const FIX = 'ask your administrator to fix it (medchat does not run while it is broken)';
 
 /** A policy file is a few hundred bytes; 64 KB is far more than any could need. */
 const MAX_POLICY_BYTES = 64 * 1024;
@@ -119,45 +118,46 @@ export class PolicyError extends MedchatError {
 
 /** Read and check one policy file; {} when it does not exist. */
 export function loadPolicy(file: string): Policy {
-  const what = `the organisation policy ${file}`;
-  const fix = FIX;
+  const what = configText.thePolicy(file);
+  // What a user can do about a broken policy (they cannot edit it; it must not be worked around).
+  const fix = configText.policyFix;
   let text: string;
   try {
-    text = readTextFileBounded(file, { maxBytes: MAX_POLICY_BYTES, what, notRegularHint: 'it must be a regular file', tooBigHint: 'a policy is a few hundred bytes' });
+    text = readTextFileBounded(file, { maxBytes: MAX_POLICY_BYTES, what, notRegularHint: configText.policyNotRegular, tooBigHint: configText.policyTooBig });
   } catch (err) {
     if (err instanceof FileReadError && err.problem === 'missing') return {};
     const reason = err instanceof MedchatError ? err.message.replace(`${what}: `, '') : String(err);
-    if (err instanceof FileReadError && err.problem === 'denied') throw new PolicyError(`${what} cannot be read (permission denied); ${fix}: it must be readable by every user (chmod 644)`);
-    throw new PolicyError(`${what} cannot be used: ${reason.replace(/; give a (regular )?file$/, '')}; ${fix}`);
+    if (err instanceof FileReadError && err.problem === 'denied') throw new PolicyError(configText.policyDenied(what, fix));
+    throw new PolicyError(configText.policyUnusable(what, reason.replace(/; give a (regular )?file$/, ''), fix));
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new PolicyError(`${what} is not valid JSON (${(err as Error).message.split('\n')[0]}); ${fix}`);
+    throw new PolicyError(configText.policyNotJson(what, (err as Error).message.split('\n')[0] ?? '', fix));
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new PolicyError(`${what} must hold one JSON object ({"privacy": "redact", …}); ${fix}`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new PolicyError(configText.policyNotObject(what, fix));
   return checkPolicy(raw as Record<string, unknown>, file);
 }
 
 function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
-  const bad = (key: string, must: string) => new PolicyError(`the organisation policy ${file}: "${key}" is ${shown(raw[key])}; it ${must}; ${FIX}`);
+  const bad = (key: string, must: string) => new PolicyError(configText.policyBadKey(file, key, shown(raw[key]), must, configText.policyFix));
   const policy: Policy = { file };
   for (const key of Object.keys(raw)) {
     if (!(POLICY_KEYS as readonly string[]).includes(key)) {
-      throw new PolicyError(`the organisation policy ${file} has an unknown key "${cut(key)}" (known: ${POLICY_KEYS.join(', ')}); ${FIX}`);
+      throw new PolicyError(configText.policyUnknownKey(file, cut(key), POLICY_KEYS.join(', '), configText.policyFix));
     }
   }
   const list = (key: 'base-url' | 'model', each: (v: string) => string): string[] | undefined => {
     const v = raw[key];
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) throw bad(key, 'must be a list of texts');
-    if (v.length === 0) throw bad(key, 'must name at least one allowed value (an empty list would allow nothing)');
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) throw bad(key, configText.mustBeList);
+    if (v.length === 0) throw bad(key, configText.mustNameOne);
     return v.map((x: string) => {
       try {
         return each(x);
       } catch (err) {
-        throw bad(key, `must hold only ${key === 'base-url' ? 'http:// or https:// addresses' : 'names'} (${(err as Error).message})`);
+        throw bad(key, key === 'base-url' ? configText.mustHoldUrls((err as Error).message) : configText.mustHoldNames((err as Error).message));
       }
     });
   };
@@ -166,12 +166,12 @@ function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
     if (v === undefined) return undefined;
     if (v === true || v === 'on') return true;
     if (v === false || v === 'off') return false;
-    throw bad(key, 'must be "on" or "off" (or true or false)');
+    throw bad(key, configText.mustBeOnOff);
   };
   const whole = (key: PolicyKey, min: number, max: number): number | undefined => {
     const v = raw[key];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(key, `must be a whole number from ${min} to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(key, configText.mustBeWhole(min, max));
     return v;
   };
   const baseUrl = list('base-url', normaliseBaseUrl);
@@ -179,8 +179,8 @@ function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
   const model = list('model', (x) => x.trim());
   if (model) policy.model = model;
   if (raw.privacy !== undefined) {
-    if (raw.privacy === 'off') throw bad('privacy', 'is the lowest privacy mode allowed, never "off": use "warn" or "redact"');
-    if (raw.privacy !== 'warn' && raw.privacy !== 'redact') throw bad('privacy', 'must be "warn" or "redact"');
+    if (raw.privacy === 'off') throw bad('privacy', configText.privacyNeverOff);
+    if (raw.privacy !== 'warn' && raw.privacy !== 'redact') throw bad('privacy', configText.privacyWarnOrRedact);
     policy.privacy = raw.privacy;
   }
   const flags: Array<[PolicyKey, 'history' | 'encrypt' | 'audit' | 'disclaimer' | 'retexture' | 'apiKeyFlag']> = [
@@ -201,7 +201,7 @@ function checkPolicy(raw: Record<string, unknown>, file: string): Policy {
   if (maxTokens !== undefined) policy.maxTokens = maxTokens;
   if (raw['audit-dir'] !== undefined) {
     const dir = raw['audit-dir'];
-    if (typeof dir !== 'string' || !path.isAbsolute(dir) || /[\0\r\n]/.test(dir)) throw bad('audit-dir', 'must be an absolute folder path');
+    if (typeof dir !== 'string' || !path.isAbsolute(dir) || /[\0\r\n]/.test(dir)) throw bad('audit-dir', configText.mustBeAbsolute);
     policy.auditDir = dir;
   }
   return policy;
@@ -222,7 +222,7 @@ export type LockedConfigKey = 'base-url' | 'model' | 'privacy' | 'history' | 're
 
 /** "by your organisation's policy (/etc/medchat/policy.json)": how every policy line ends. */
 export function byPolicy(policy: Policy = activePolicy()): string {
-  return `by your organisation's policy (${policy.file ?? policyFile()})`;
+  return configText.byPolicy(policy.file ?? policyFile());
 }
 
 const announced = new Set<string>();
@@ -242,12 +242,12 @@ export function onPolicyNotice(fn: ((line: string) => void) | undefined): void {
 export function announceLock(key: string, text: string): void {
   if (announced.has(key)) return;
   announced.add(key);
-  sink(`medchat: ${text} ${byPolicy()}`);
+  sink(configText.lockNotice(text, byPolicy()));
 }
 
 /** `medchat retexture`, `medchat task` and `/retexture`: refused when the policy turns image jobs off. */
 export function retextureRefusal(): string | undefined {
-  return activePolicy().retexture === false ? `image jobs (retexture) are turned off ${byPolicy()}` : undefined;
+  return activePolicy().retexture === false ? configText.retextureOff(byPolicy()) : undefined;
 }
 
 export function assertRetextureAllowed(): void {

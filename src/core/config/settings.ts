@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { CONFIG_KEYS, normaliseBaseUrl, parseConfigValue, type ConfigKey, type ConfigValue } from './config-keys.js';
 import type { ConfigStore } from './config-store.js';
 import { activePolicy, announceLock, byPolicy, PolicyError, type Policy } from './policy.js';
+import { configText } from '../i18n/messages/config.js';
 
 /** Everything a request needs, resolved from flags, then environment, then the config file, then defaults. */
 export interface Settings {
@@ -96,7 +97,7 @@ export function resolveSettings(opts: ResolveOptions): Settings {
           : undefined;
   if (opts.requireService !== false) {
     if (!baseUrlRaw) {
-      throw usageError('no service address: run `medchat config set base-url https://…` or set MEDCHAT_BASE_URL (or try `medchat demo`: no account needed)');
+      throw usageError(configText.noBaseUrl);
     }
     if (!apiKey) {
       const command = get('api-key-command') as string | undefined;
@@ -106,7 +107,7 @@ export function resolveSettings(opts: ResolveOptions): Settings {
       }
     }
     if (!apiKey) {
-      throw usageError('no API key: run `medchat config set api-key` (it reads the key from stdin) or set MEDCHAT_API_KEY (or try `medchat demo`: no account needed)');
+      throw usageError(configText.noApiKey);
     }
   }
   registerSecret(apiKey);
@@ -139,16 +140,15 @@ function runKeyCommand(command: string): string {
       timeout: 30_000,
     });
   } catch {
-    throw new MedchatError('api-key-command failed; check it with: medchat config get api-key-command', ExitCode.usage);
+    throw new MedchatError(configText.keyCommandFailed, ExitCode.usage);
   }
   const key = keyFromText(out, { kind: 'command' });
-  if (!key) throw new MedchatError('api-key-command printed nothing; check it with: medchat config get api-key-command', ExitCode.usage);
+  if (!key) throw new MedchatError(configText.keyCommandEmpty, ExitCode.usage);
   return key;
 }
 
-/** Said whenever a key arrives on the command line. */
-export const KEY_FLAG_WARNING =
-  'medchat: warning: --api-key is visible to other users in the process list; prefer MEDCHAT_API_KEY or `medchat config set api-key`\n';
+/** Said whenever a key arrives on the command line (a function: read in the language of the moment). */
+export const apiKeyOptionWarning = (): string => configText.apiKeyOptionWarning;
 
 // ---------------------------------------------------------------------------------------------
 // The organisation policy, applied to settings (policy.ts reads and checks the file).
@@ -166,7 +166,7 @@ const FLAG_FOR: Partial<Record<ConfigKey, string>> = {
   'top-p': '--top-p',
   'idle-timeout': '--idle-timeout',
 };
-const onOff = (v: boolean) => (v ? 'on' : 'off');
+const onOff = (v: boolean) => (v ? configText.on : configText.off);
 
 /**
  * What the policy puts in place of a value it does not allow for `key` (the first allowed service
@@ -203,14 +203,14 @@ export function policyRule(key: ConfigKey, policy: Policy = activePolicy()): str
   if (v === undefined) return undefined;
   switch (key) {
     case 'base-url':
-      return policy.baseUrl!.length === 1 ? policy.baseUrl![0] : `one of ${policy.baseUrl!.join(', ')}`;
+      return policy.baseUrl!.length === 1 ? policy.baseUrl![0] : configText.ruleOneOf(policy.baseUrl!.join(', '));
     case 'model':
-      return policy.model!.length === 1 ? policy.model![0] : `one of ${policy.model!.join(', ')}`;
+      return policy.model!.length === 1 ? policy.model![0] : configText.ruleOneOf(policy.model!.join(', '));
     case 'privacy':
-      return v === 'warn' ? 'warn or redact (not off)' : 'redact';
+      return v === 'warn' ? configText.rulePrivacyWarn : 'redact';
     case 'retention-days':
     case 'max-tokens':
-      return `at most ${v}`;
+      return configText.ruleAtMost(String(v));
     default:
       return onOff(Boolean(v));
   }
@@ -226,18 +226,18 @@ export function policyForbids(key: ConfigKey, value: ConfigValue | undefined, po
     case 'model': {
       const list = (key === 'base-url' ? policy.baseUrl : policy.model)!;
       const v = key === 'base-url' ? normaliseBaseUrl(String(value)) : String(value);
-      return list.includes(v) ? undefined : `${key} ${v} is not allowed ${by}; allowed: ${list.join(', ')}`;
+      return list.includes(v) ? undefined : configText.notAllowed(key, v, by, list.join(', '));
     }
     case 'privacy':
-      return (PRIVACY_RANK[String(value)] ?? 0) >= (PRIVACY_RANK[String(locked)] ?? 0) ? undefined : `privacy ${value} is not allowed: privacy is at least ${locked} ${by}`;
+      return (PRIVACY_RANK[String(value)] ?? 0) >= (PRIVACY_RANK[String(locked)] ?? 0) ? undefined : configText.privacyNotAllowed(String(value), String(locked), by);
     case 'retention-days':
     case 'max-tokens':
-      return Number(value) <= Number(locked) ? undefined : `${key} is at most ${locked} ${by}`;
+      return Number(value) <= Number(locked) ? undefined : configText.isAtMost(key, String(locked), by);
     case 'encrypt':
     case 'audit':
-      return value === true ? undefined : `${key} is required ${by} and cannot be turned off`;
+      return value === true ? undefined : configText.isRequired(key, by);
     default:
-      return value === locked ? undefined : `${key} is ${onOff(Boolean(locked))} ${by} and cannot be turned ${onOff(Boolean(value))}`;
+      return value === locked ? undefined : configText.isLocked(key, onOff(Boolean(locked)), by, onOff(Boolean(value)));
   }
 }
 
@@ -245,7 +245,7 @@ export function policyForbids(key: ConfigKey, value: ConfigValue | undefined, po
 function sourceOf(key: ConfigKey, from: Layer, opts: ResolveOptions): string {
   if (from === 'flag') return FLAG_FOR[key] ?? key;
   if (from === 'env') return ENV_FOR[key] ?? key;
-  return `config ${key}${opts.store ? ` (in ${opts.store.path})` : ''}`;
+  return opts.store ? configText.configIn(key, opts.store.path) : `config ${key}`;
 }
 
 function applyPolicy(key: ConfigKey, layer: { value: ConfigValue | undefined; from: Layer }, opts: ResolveOptions): ConfigValue | undefined {
@@ -265,23 +265,23 @@ function applyPolicy(key: ConfigKey, layer: { value: ConfigValue | undefined; fr
     const fix =
       layer.from === 'flag'
         ? key === 'max-tokens'
-          ? `give ${flag} ${enforced} or less`
+          ? configText.fixGiveAtMost(flag, String(enforced))
           : key === 'privacy'
-            ? `leave out ${flag} or give ${flag} ${enforced}`
-            : `leave out ${flag}`
-        : layer.from === 'env' ? `unset ${ENV_FOR[key]}` : `run: medchat config unset ${key}`;
+            ? configText.fixLeaveOutOrGive(flag, String(enforced))
+            : configText.fixLeaveOut(flag)
+        : layer.from === 'env' ? configText.fixUnsetEnv(ENV_FOR[key] ?? key) : configText.fixConfigUnset(key);
     throw new PolicyError(`${sourceOf(key, layer.from, opts)}: ${why}; ${fix}`);
   }
   // A config value past a floor, ceiling or lock: the policy's value, said once.
   const shown = typeof enforced === 'boolean' ? onOff(enforced) : String(enforced);
-  announceLock(key, key === 'max-tokens' || key === 'retention-days' ? `${key} is ${shown}, the most allowed` : `${key} is ${shown}`);
+  announceLock(key, key === 'max-tokens' || key === 'retention-days' ? configText.lockedMost(key, shown) : configText.lockedIs(key, shown));
   return enforced;
 }
 
 /** `--api-key` when the policy turns it off: refused (exit 2), the key never echoed. */
 export function assertApiKeyOptionAllowed(given: boolean): void {
   if (given && activePolicy().apiKeyFlag === false) {
-    throw new PolicyError(`--api-key is turned off ${byPolicy()}; give the key with MEDCHAT_API_KEY or \`medchat config set api-key\` (it reads it from stdin)`);
+    throw new PolicyError(configText.apiKeyFlagOff(byPolicy()));
   }
 }
 
@@ -291,6 +291,6 @@ export function assertApiKeyOptionAllowed(given: boolean): void {
  */
 export function assertSessionOptionsAllowed(o: { incognito?: boolean; resume?: boolean }): void {
   const history = activePolicy().history;
-  if (history === true && o.incognito) throw new PolicyError(`--incognito is not allowed: history is on ${byPolicy()}, so every conversation is saved`);
-  if (history === false && o.resume) throw new PolicyError(`saved conversations are off ${byPolicy()}: there is nothing to continue; leave out -c/--resume`);
+  if (history === true && o.incognito) throw new PolicyError(configText.incognitoRefused(byPolicy()));
+  if (history === false && o.resume) throw new PolicyError(configText.resumeRefused(byPolicy()));
 }

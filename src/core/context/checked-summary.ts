@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { buildSummaryMessages, type SummaryReply, type SummaryRequestOptions } from './summarise.js';
 import { extractFacts, listFacts, missingFacts, sentencesStating, type Fact } from './summary-check.js';
 import { countMessages } from './tokens.js';
+import { contextText } from '../i18n/messages/context.js';
 
 /**
  * A summary that is allowed to replace turns: whole (`finish_reason: stop`), not empty, and
@@ -35,12 +36,12 @@ function problemWith(reply: SummaryReply, facts: readonly Fact[], missing: Fact[
   missing.length = 0;
   missing.push(...missingFacts(facts, reply.text));
   const finish = reply.finishReason;
-  if (finish === 'length') return 'the summary was cut off (finish_reason length)';
-  if (finish === 'content_filter') return 'the summary was withheld by the content filter';
-  if (!finish) return 'the summary came back without a finish_reason, so it may be cut off';
-  if (finish !== 'stop') return `the summary ended with finish_reason ${finish}`;
-  if (!reply.text) return 'the summary came back empty';
-  if (missing.length) return `the summary left out ${listFacts(missing)}`;
+  if (finish === 'length') return contextText.summaryCutOff;
+  if (finish === 'content_filter') return contextText.summaryFiltered;
+  if (!finish) return contextText.summaryNoFinish;
+  if (finish !== 'stop') return contextText.summaryEndedWith(finish);
+  if (!reply.text) return contextText.summaryEmpty;
+  if (missing.length) return contextText.summaryLeftOut(listFacts(missing));
   return undefined;
 }
 
@@ -59,11 +60,11 @@ export async function summariseChecked(job: SummaryJob, previous: string | undef
     second = await summariseChunked(job, previous, folded, Math.max(job.maxTokens, roomy), mustKeep);
   } catch (err) {
     if (job.signal?.aborted || (err as MedchatError)?.kind === 'interrupted') throw err;
-    return { ok: false, reason: `${firstProblem}, and asking again failed (${String((err as Error).message).split('; ')[0]})` };
+    return { ok: false, reason: contextText.askAgainFailed(firstProblem, String((err as Error).message).split('; ')[0] ?? '') };
   }
   const secondProblem = problemWith(second, facts, missing);
   if (!secondProblem) return { ok: true, text: second.text, firstTry: firstProblem };
-  return { ok: false, reason: secondProblem === firstProblem ? `${firstProblem}, twice` : `${firstProblem}, then ${secondProblem.replace(/^the summary /, '')}` };
+  return { ok: false, reason: secondProblem === firstProblem ? contextText.twice(firstProblem) : contextText.thenAlso(firstProblem, secondProblem) };
 }
 
 /** Summarise `folded` on top of `previous`, in pieces that each fit the window when they must. A piece that is not whole ends it. */
@@ -82,7 +83,7 @@ async function summariseChunked(job: SummaryJob, previous: string | undefined, f
       chunk = [];
     }
     chunk.push(...pair);
-    if (!fits(chunk)) throw new MedchatError('one exchange is too long to summarise within the window', ExitCode.failure, 'summary-too-long');
+    if (!fits(chunk)) throw new MedchatError(contextText.exchangeTooLong, ExitCode.failure, 'summary-too-long');
   }
   if (chunk.length) return job.summariser(job.settings, summary, chunk, call);
   return { text: summary ?? '', finishReason: 'stop' };
@@ -101,6 +102,7 @@ export function quoteLostFacts(summary: string | undefined, folded: readonly Wir
     lost,
     folded.map((m) => ({ who: m.role === 'user' ? 'User' : 'Assistant', text: m.content })),
   );
+  // i18n-exempt: sent to the model, inside the summary
   const block = `Stated in earlier messages that were dropped (quoted word for word):\n${lines.map((l) => `- ${l}`).join('\n')}`;
   return { text: summary ? `${summary}\n\n${block}` : block, labels: lost.map((f) => f.label) };
 }

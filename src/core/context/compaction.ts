@@ -1,4 +1,6 @@
 import { formatTokens } from '../text/format.js';
+import { contextText } from '../i18n/messages/context.js';
+import { shortList } from './summary-check.js';
 
 /** One fold of earlier turns out of what is sent: summarised, or dropped. Kept in the session's context state. */
 export interface Compaction {
@@ -23,18 +25,13 @@ export interface Compaction {
  * earlier messages instead (61.2k tokens); the lines stating penicillin allergy are still sent word for word`.
  */
 export function describeCompaction(c: Compaction): string {
-  const what = `${c.messages} earlier ${c.messages === 1 ? 'message' : 'messages'}`;
   if (c.method === 'summarise') {
-    const line = `Summarised ${what} (${formatTokens(c.beforeTokens)} → ${formatTokens(c.afterTokens)} tokens)`;
-    return c.firstTry ? `${line} on a second try: the first ${c.firstTry.replace(/^the summary /, '')}` : line;
+    const line = contextText.summarised(c.messages, formatTokens(c.beforeTokens), formatTokens(c.afterTokens));
+    return c.firstTry ? contextText.secondTry(line, c.firstTry) : line;
   }
-  const quoted = c.quotedFacts?.length ? `; the lines stating ${shortList(c.quotedFacts)} are still sent word for word` : '';
-  if (!c.reason) return `Dropped ${what} (${formatTokens(c.beforeTokens)} tokens) to fit the context window${quoted}`;
-  return `${c.reason.charAt(0).toUpperCase()}${c.reason.slice(1)}; dropped ${what} instead (${formatTokens(c.beforeTokens)} tokens)${quoted}`;
-}
-
-function shortList(labels: readonly string[], max = 4): string {
-  return labels.length <= max ? labels.join(', ') : `${labels.slice(0, max).join(', ')} and ${labels.length - max} more`;
+  const quoted = c.quotedFacts?.length ? contextText.stillQuoted(shortList(c.quotedFacts)) : '';
+  if (!c.reason) return contextText.dropped(c.messages, formatTokens(c.beforeTokens), quoted);
+  return contextText.droppedInstead(c.reason, c.messages, formatTokens(c.beforeTokens), quoted);
 }
 
 export function mergeCompactions(a: Compaction, b: Compaction): Compaction {

@@ -25,6 +25,7 @@ import { mergeCompactions, type Compaction } from './compaction.js';
 import { requestSummary, systemWithSummary } from './summarise.js';
 import { formatTokens, formatWindow } from '../text/format.js';
 import { PER_MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCalibration, countMessage, countMessages, countText, loadTokenizer, tokenizerLoaded, upperBound } from './tokens.js';
+import { contextText } from '../i18n/messages/context.js';
 
 export { describeCompaction, type Compaction } from './compaction.js';
 
@@ -184,11 +185,11 @@ export class ContextManager {
    */
   async prepare(conv: Conversation, opts: { upTo?: Turn; signal?: AbortSignal; force?: boolean; seal?: (text: string) => string } = {}): Promise<Prepared> {
     const upTo = opts.upTo ?? conv.lastTurn;
-    if (!upTo) throw usageError('nothing to send');
+    if (!upTo) throw usageError(contextText.nothingToSend);
     const budget = this.budget;
     if (budget < 1) {
       throw new TooLongError(
-        `max-tokens ${this.settings.maxTokens} leaves no room for a question in the ${formatWindow(this.settings.contextWindow)} context window; lower --max-tokens`,
+        contextText.noRoom(this.settings.maxTokens, formatWindow(this.settings.contextWindow)),
         this.fit('no-room', 0),
       );
     }
@@ -228,7 +229,7 @@ export class ContextManager {
     }
     if (estimate > budget) {
       throw new TooLongError(
-        `the conversation does not fit: about ${formatTokens(estimate)} prompt tokens + ${formatTokens(this.settings.maxTokens)} for the answer > the ${formatWindow(this.settings.contextWindow)} window; start a new conversation or lower --max-tokens`,
+        contextText.conversationTooLong(formatTokens(estimate), formatTokens(this.settings.maxTokens), formatWindow(this.settings.contextWindow)),
         this.fit('conversation', estimate),
       );
     }
@@ -326,9 +327,8 @@ export class ContextManager {
     alone.push({ role: 'user', content: upTo.user });
     const tokens = this.calibration.scale(countMessages(alone));
     if (tokens > this.budget) {
-      const what = conv.system ? 'this message with the system prompt' : 'this message';
       throw new TooLongError(
-        `${what} is too long for the model: about ${formatTokens(tokens)} tokens, but the ${formatWindow(this.settings.contextWindow)} window leaves ${formatTokens(this.budget)} for the prompt after ${formatTokens(this.settings.maxTokens)} for the answer; shorten it or lower --max-tokens`,
+        contextText.messageTooLong(Boolean(conv.system), formatTokens(tokens), formatWindow(this.settings.contextWindow), formatTokens(this.budget), formatTokens(this.settings.maxTokens)),
         this.fit('message', tokens),
       );
     }
@@ -414,7 +414,7 @@ export class ContextManager {
       };
     };
     const refuse = (reason: string) =>
-      new MedchatError(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}; nothing was changed: the earlier messages are still sent word for word`, ExitCode.failure, 'summary-unsafe');
+      new MedchatError(contextText.summaryUnsafe(reason), ExitCode.failure, 'summary-unsafe');
     if (folded.length === 0) {
       this.state.startTurn = foldEnd;
       if (this.state.summary) this.state.summary.throughTurn = foldEnd;
@@ -430,7 +430,7 @@ export class ContextManager {
     } catch (err) {
       if (signal?.aborted || (err as MedchatError)?.kind === 'interrupted') throw interrupted();
       if (opts.strict) throw err;
-      return trim(`summarising failed (${String((err as Error).message).split('; ')[0]})`);
+      return trim(contextText.summarisingFailed(String((err as Error).message).split('; ')[0] ?? ''));
     }
     if (!checked.ok) {
       if (opts.strict) throw refuse(checked.reason);
@@ -439,8 +439,8 @@ export class ContextManager {
     const text = checked.text;
     const after = this.calibration.scale(countText(text));
     if (after >= before) {
-      if (opts.strict) throw refuse('the summary came back no shorter than the messages it would replace');
-      return trim('the summary was not shorter');
+      if (opts.strict) throw refuse(contextText.summaryNotShorterStrict);
+      return trim(contextText.summaryNotShorter);
     }
     this.state.summary = { text, throughTurn: foldEnd };
     this.state.startTurn = foldEnd;

@@ -9,6 +9,8 @@
  * unit spelling do not matter: "5 mg" == "5mg", "µg" == "mcg").
  */
 
+import { contextText } from '../i18n/messages/context.js';
+
 type FactKind = 'allergy' | 'no-allergies' | 'medication' | 'age';
 
 export interface Fact {
@@ -22,13 +24,16 @@ export interface Fact {
 
 const ALLERGY_MARKER = /allerg|anaphyla|hypersensitiv|intoleran|reaction|过敏/;
 /** Words skipped before an allergen. */
+// i18n-exempt: words to match, not a message
 const ALLERGEN_LEAD = new Set('a an the any all some her his their its several multiple'.split(' '));
 /** A word that ends an allergen list, or cannot be an allergen itself. */
 const ALLERGEN_STOP = new Set(
+  // i18n-exempt: words to match, not a message
   'no not known severe mild true documented reported which that who with since in on at after when while causing caused but was were is are has had and or to of for from as during last this these those possible suspected previous prior history years year she he they i we you it says said per'.split(' '),
 );
 /** Words before a dose that are not a medicine (labs, vitals, body measures, counting words). */
 const NOT_A_DRUG = new Set(
+  // i18n-exempt: words to match, not a message
   'max maximum min minimum had has have having given gave give got received receive receives need needs needed needing extra another more less further over than of to is was at the a an and or with about around approximately approx only daily every each per total dose doses dosage up by from than over under took takes take taking on in plus weight weighs weighed height bmi hba1c a1c spo2 sats saturation saturations sat ef fev1 fvc o2 oxygen fio2 glucose sugar hb hgb haemoglobin hemoglobin sodium potassium creatinine egfr urea albumin protein calcium magnesium phosphate bilirubin cholesterol ldl hdl triglycerides inr crp esr ferritin lactate troponin bnp tsh pulse temperature temp fever bp volume output intake fluids fluid water juice drank drink drinks drinking ate eat eats eating lost gained milk coffee tea alcohol beer wine increased decreased reduced raised lowered changed switched stopped started restarted'.split(
     ' ',
   ),
@@ -127,7 +132,7 @@ function addAllergies(text: string, facts: Map<string, Fact>): void {
     if (!facts.has(`allergy:${item.toLowerCase()}`)) facts.set(`allergy:${item.toLowerCase()}`, { kind: 'allergy', label: `${item} allergy`, key: item.toLowerCase() });
   }
   if (/\bnkda\b|\bno known (?:drug |medication )?allergies\b|无已知(?:药物)?过敏/i.test(text) && !facts.has('no-allergies')) {
-    facts.set('no-allergies', { kind: 'no-allergies', label: 'no known drug allergies', key: 'nkda' });
+    facts.set('no-allergies', { kind: 'no-allergies', label: 'no known drug allergies', key: 'nkda' }); // i18n-exempt: a fact's label, also sent to the model
   }
 }
 
@@ -221,9 +226,12 @@ export function missingFacts(facts: readonly Fact[], summary: string): Fact[] {
 
 /** `penicillin allergy, warfarin 5 mg and 2 more` — short enough for one line. */
 export function listFacts(facts: readonly Fact[], max = 4): string {
-  const labels = facts.map((f) => f.label);
-  if (labels.length <= max) return labels.join(', ');
-  return `${labels.slice(0, max).join(', ')} and ${labels.length - max} more`;
+  return shortList(facts.map((f) => f.label), max);
+}
+
+/** Labels in one line: at most `max`, then how many more (`a, b, c, d and 2 more`). */
+export function shortList(labels: readonly string[], max = 4): string {
+  return labels.length <= max ? labels.join(contextText.listSeparator) : contextText.andMore(labels.slice(0, max).join(contextText.listSeparator), labels.length - max);
 }
 
 const sameFact = (a: Fact, b: Fact) => a.kind === b.kind && a.key === b.key && a.dose === b.dose;

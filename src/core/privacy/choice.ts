@@ -8,6 +8,7 @@ import type { ConfigStore } from '../config/config-store.js';
 import { usageError } from '../errors.js';
 import { resolveValue } from '../config/settings.js';
 import type { PrivacyMode } from './guard.js';
+import { privacyText } from '../i18n/messages/privacy.js';
 
 export interface PrivacyChoice {
   mode: PrivacyMode;
@@ -18,7 +19,7 @@ export interface PrivacyChoice {
 export function resolvePrivacy(o: { privacy?: string; shiftDates?: boolean }, store: ConfigStore, env?: NodeJS.ProcessEnv): PrivacyChoice {
   const mode = resolveValue('privacy', { flags: { privacy: o.privacy }, store, env }) as PrivacyMode;
   if (o.shiftDates && mode !== 'redact') {
-    throw usageError(`--shift-dates goes with --privacy redact (dates are moved instead of replaced); privacy is ${mode}`);
+    throw usageError(privacyText.shiftDatesNeedsRedact(mode));
   }
   return { mode, shiftDates: Boolean(o.shiftDates) };
 }

@@ -1,3 +1,5 @@
+import { privacyText } from '../i18n/messages/privacy.js';
+
 /**
  * What the privacy guard looks for: the textual identifiers of HIPAA's Safe Harbor list, in
  * families. A finding is a span of the outgoing text with its kind; placeholders are named after
@@ -8,21 +10,6 @@ export type Kind = (typeof KINDS)[number];
 
 /** The direct identifiers: the ones the recall goal (>= 0.97) is measured on. */
 export const DIRECT_KINDS: ReadonlySet<Kind> = new Set<Kind>(['NAME', 'MRN', 'PHONE', 'EMAIL', 'ID', 'ADDRESS', 'DATE']);
-
-/** Plain words for each kind, as the warning lists them ("2 names, 1 date of birth or other date"). */
-export const KIND_WORDS: Record<Kind, [one: string, many: string]> = {
-  NAME: ['name', 'names'],
-  DATE: ['date', 'dates'],
-  AGE: ['age over 89', 'ages over 89'],
-  PHONE: ['phone/fax number', 'phone/fax numbers'],
-  EMAIL: ['e-mail address', 'e-mail addresses'],
-  ID: ['national id', 'national ids'],
-  MRN: ['record/account number', 'record/account numbers'],
-  ADDRESS: ['address/postcode', 'addresses/postcodes'],
-  URL: ['URL', 'URLs'],
-  IP: ['IP address', 'IP addresses'],
-  DEVICE: ['device/vehicle id', 'device/vehicle ids'],
-};
 
 export interface Finding {
   kind: Kind;
@@ -55,12 +42,12 @@ export function countByKind(findings: readonly Finding[]): Partial<Record<Kind, 
   return out;
 }
 
-/** "2 names, 1 date, 1 record/account number" in the order of KINDS. */
+/** "2 names, 1 date, 1 record/account number" in the order of KINDS (the kinds' words: messages/privacy.ts). */
 export function describeCounts(counts: Partial<Record<Kind, number>>): string {
   const parts: string[] = [];
   for (const k of KINDS) {
     const n = counts[k];
-    if (n) parts.push(`${n} ${KIND_WORDS[k][n === 1 ? 0 : 1]}`);
+    if (n) parts.push(privacyText[k](n));
   }
-  return parts.join(', ');
+  return parts.join(privacyText.listSeparator);
 }

@@ -2,6 +2,7 @@ import { describeCounts, type Finding } from './kinds.js';
 import type { Outgoing } from './guard.js';
 import type { PutBack } from './restore.js';
 import { LineIndex } from '../text/line-index.js';
+import { privacyText } from '../i18n/messages/privacy.js';
 
 /** The guard's words: the stderr lines of one-shot and batch, and `medchat privacy check`'s listing. */
 
@@ -9,9 +10,8 @@ import { LineIndex } from '../text/line-index.js';
 export function outgoingLine(out: Outgoing): string | undefined {
   if (!out.findings.length) return undefined;
   const what = describeCounts(out.counts);
-  if (out.mode === 'warn') return `privacy: the text to send has ${what}; sent as typed (--privacy redact replaces them; medchat privacy check shows where)`;
-  const dates = out.replaced.some((r) => r.finding.kind === 'DATE' && !r.with.startsWith('[')) ? '; dates shifted, intervals kept' : '';
-  return `privacy: replaced ${what} before sending${dates}`;
+  if (out.mode === 'warn') return privacyText.warnLine(what);
+  return privacyText.replacedLine(what, out.replaced.some((r) => r.finding.kind === 'DATE' && !r.with.startsWith('[')));
 }
 
 /** What was put back in an answer (for output that is not a terminal: the values are listed here, not marked). */
@@ -20,7 +20,7 @@ export function putBackLine(putBack: readonly PutBack[]): string | undefined {
   const seen = new Map<string, string>();
   for (const p of putBack) if (!seen.has(p.placeholder)) seen.set(p.placeholder, p.value);
   const list = [...seen].map(([p, v]) => `${p} → ${v}`).join(', ');
-  return `privacy: put back in the answer: ${list}`;
+  return privacyText.putBackLine(list);
 }
 
 /** The lines of the text lineCol was last asked about (it is asked once per finding). */

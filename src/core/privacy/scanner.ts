@@ -99,7 +99,7 @@ function agesAfterNames(text: string, found: readonly Finding[]): Finding[] {
     const m = /^[ \u00a0]*\((9\d|1[01]\d)\)/.exec(text.slice(f.end, f.end + 8));
     if (m) {
       const start = f.end + m[0].indexOf(m[1]!);
-      out.push({ kind: 'AGE', start, end: start + m[1]!.length, text: m[1]!, rule: 'after name' });
+      out.push({ kind: 'AGE', start, end: start + m[1]!.length, text: m[1]!, rule: 'after name' }); // i18n-exempt: a rule's name, for tuning
     }
   }
   return out;

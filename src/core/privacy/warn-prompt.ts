@@ -1,6 +1,7 @@
 import { describeCounts } from './kinds.js';
 import type { PrivacyMode } from './guard.js';
 import type { GuardedQuestion } from './session-privacy.js';
+import { privacyText } from '../i18n/messages/privacy.js';
 
 /**
  * The chat screen's choice when `privacy` is warn and a question holds identifiers: nothing is
@@ -37,8 +38,6 @@ export interface KeyInfo {
   ctrl?: boolean;
 }
 
-/** The keys of the warn prompt, as the screen shows them. */
-export const WARN_CHOICES = 'Enter send anyway · r redact · e edit';
 
 export class WarnPrompt {
   private pending: GuardedQuestion | undefined;
@@ -61,7 +60,7 @@ export class WarnPrompt {
     const q = this.checker.outgoing(typed, 'warn');
     if (!q.findings.length) return { do: 'send', text: typed, question: q, redacted: false };
     this.pending = q;
-    return { do: 'ask', found: `⚠ found ${describeCounts(q.counts)}`, choices: WARN_CHOICES };
+    return { do: 'ask', found: privacyText.warnFound(describeCounts(q.counts)), choices: privacyText.warnChoices };
   }
 
   /** A key while asking. */

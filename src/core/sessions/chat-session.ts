@@ -15,6 +15,7 @@ import type { Settings } from '../config/settings.js';
 import { GrowingText } from '../text/rope.js';
 import { countText, loadTokenizer, primeCount, tokenizerLoaded } from '../context/tokens.js';
 import { SESSION_FORMAT, SESSION_VERSION, SessionStore, newSessionId, titleFor, type SessionData, type StoredTurn } from './store.js';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export type SessionEvent = ChatEvent | { type: 'compacted'; compaction: Compaction; text: string };
 
@@ -100,14 +101,14 @@ export class ChatSession {
     if (persistent) store.prepare(); // encryption on: the key is checked and plain history encrypted, before any screen starts
     if (opts.resume !== undefined) {
       if (!settings.history && !opts.incognito) {
-        throw usageError('saved sessions are off (config `history` is off); turn them on with: medchat config set history on');
+        throw usageError(sessionsText.historyOff);
       }
       let id: string;
       try {
         id = store.resolve(opts.resume, opts.listWith);
       } catch (err) {
         if (opts.resume === 'latest' && err instanceof MedchatError && err.kind === 'usage') {
-          throw usageError('there is no saved conversation to continue; start one with: medchat "…"');
+          throw usageError(sessionsText.nothingToContinue);
         }
         throw err;
       }

@@ -15,6 +15,7 @@ import { writeUserFile } from '../io/user-file.js';
 import { jsonForTerminal } from '../text/sanitize.js';
 import type { ChatSession } from './chat-session.js';
 import { SESSION_FORMAT, SESSION_VERSION, titleFor, type SessionData, type SessionStore } from './store.js';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export type ExportFormat = 'md' | 'json';
 
@@ -30,12 +31,13 @@ export interface ExportSource {
   saved: boolean;
 }
 
+/** Notes in the exported document (a document for other readers, not a message: it stays English). */
 const STATUS_NOTE: Record<string, string> = {
-  interrupted: 'interrupted: the answer above is partial',
-  incomplete: 'cut off: the answer above is incomplete',
+  interrupted: 'interrupted: the answer above is partial', // i18n-exempt: the export document, for other readers
+  incomplete: 'cut off: the answer above is incomplete', // i18n-exempt: the export document, for other readers
   failed: 'failed',
-  pending: 'no answer yet',
-  streaming: 'interrupted: the answer above is partial',
+  pending: 'no answer yet', // i18n-exempt: the export document, for other readers
+  streaming: 'interrupted: the answer above is partial', // i18n-exempt: the export document, for other readers
 };
 
 function when(ms: number | string | undefined): string {
@@ -55,18 +57,18 @@ const sourceOf = (s: SessionData | ExportSource): ExportSource => ('data' in s ?
 export function sessionToMarkdown(from: SessionData | ExportSource, opts: ExportOptions = {}): string {
   const { data: s, saved } = sourceOf(from);
   const lines: string[] = [];
-  lines.push(`# ${s.title || 'medchat conversation'}`, '');
-  lines.push(saved ? `- Session: \`${s.id}\`` : '- Session: not saved (incognito, or history is off)');
+  lines.push(`# ${s.title || 'medchat conversation'}`, ''); // i18n-exempt: the export document, for other readers
+  lines.push(saved ? `- Session: \`${s.id}\`` : '- Session: not saved (incognito, or history is off)'); // i18n-exempt: the export document, for other readers
   lines.push(`- Started: ${when(s.createdAt)}`);
-  if (saved) lines.push(`- Last saved: ${when(s.updatedAt)}`);
+  if (saved) lines.push(`- Last saved: ${when(s.updatedAt)}`); // i18n-exempt: the export document, for other readers
   if (s.model) lines.push(`- Model: ${s.model}`);
   lines.push('');
-  if (s.system) lines.push('## System prompt', '', s.system, '');
+  if (s.system) lines.push('## System prompt', '', s.system, ''); // i18n-exempt: the export document, for other readers
   const byTurn = new Map<number, string[]>();
   for (const c of s.context.compactions ?? []) {
     const list = byTurn.get(c.throughTurn) ?? [];
-    const after = c.method === 'summarise' ? 'the model was sent a summary of the messages above instead of them' : `the messages above were no longer sent to the model${c.quotedFacts?.length ? ', except the lines named' : ''}`;
-    list.push(`${describeCompaction(c)}. From here on ${after}`);
+    const after = c.method === 'summarise' ? 'the model was sent a summary of the messages above instead of them' : `the messages above were no longer sent to the model${c.quotedFacts?.length ? ', except the lines named' : ''}`; // i18n-exempt: the export document, for other readers
+    list.push(`${describeCompaction(c)}. From here on ${after}`); // i18n-exempt: the export document, for other readers
     byTurn.set(c.throughTurn, list);
   }
   s.turns.forEach((t, i) => {
@@ -81,7 +83,7 @@ export function sessionToMarkdown(from: SessionData | ExportSource, opts: Export
     if (note) lines.push(`> _(${note}${t.error && t.status === 'failed' ? `: ${t.error}` : ''})_`, '');
   });
   if (s.context.summary?.text) {
-    lines.push('---', '', '## Summary sent in place of earlier messages', '', s.context.summary.text, '');
+    lines.push('---', '', '## Summary sent in place of earlier messages', '', s.context.summary.text, ''); // i18n-exempt: the export document, for other readers
   }
   return lines.join('\n').replace(/\n+$/, '\n');
 }
@@ -146,7 +148,7 @@ export function writeExport(file: string, text: string, ops?: FileOps): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
   } catch (err) {
-    throw new MedchatError(`cannot create the folder ${path.dirname(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); choose another path`, ExitCode.usage, 'usage');
+    throw new MedchatError(sessionsText.cannotCreateExportFolder(path.dirname(file), (err as NodeJS.ErrnoException).code ?? 'error'), ExitCode.usage, 'usage');
   }
   writeUserFile(file, text, ops);
 }

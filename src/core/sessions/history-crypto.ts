@@ -20,6 +20,7 @@ import { LockTimeoutError, withFileLock } from '../io/file-lock.js';
 import type { FileOps } from '../io/file-ops.js';
 import { fileStamp } from '../io/file-stamp.js';
 import { HistoryKeyError, masterKeyFor, newMasterKey, type KeyringSourceInfo, type KeySourceName, type MasterKeyContext } from './master-key.js';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export const SEALED_FORMAT = 'medchat-sealed';
 const KEYRING_FORMAT = 'medchat-keyring';
@@ -128,9 +129,9 @@ export function sessionJson(bytes: Buffer, id: string, open: (body: string) => B
 
 /** One part (its base64 text) opened with its data key as bytes; a one-line error when the key is gone or wrong. */
 export function openSealedPart(key: Buffer | undefined, slot: string, text: string | undefined, part: 'head' | 'body', file: string): Buffer {
-  if (!key) throw new KeyDestroyedError(`the key of ${file} was destroyed (or never stored), so it cannot be read`);
+  if (!key) throw new KeyDestroyedError(sessionsText.keyDestroyed(file));
   const plain = text === undefined ? undefined : unseal(key, text, `medchat:${slot}:${part}`);
-  if (!plain) throw new SealedFileError(`${file} does not open with its key (changed or damaged)`);
+  if (!plain) throw new SealedFileError(sessionsText.wrongFileKey(file));
   return plain;
 }
 
@@ -168,10 +169,10 @@ export class HistoryVault {
     if (this.cache?.stamp === stamp) return this.cache.data;
     let text: string;
     try {
-      text = readTextFileBounded(this.keyringFile, { maxBytes: 16 * 1024 * 1024, what: `the keyring ${this.keyringFile}` });
+      text = readTextFileBounded(this.keyringFile, { maxBytes: 16 * 1024 * 1024, what: sessionsText.theKeyring(this.keyringFile) });
     } catch (err) {
       if (err instanceof FileReadError && err.problem === 'missing') return undefined;
-      throw keyError(`cannot read the keyring ${this.keyringFile}: ${(err as Error).message}`);
+      throw keyError(sessionsText.cannotReadKeyring(this.keyringFile, (err as Error).message));
     }
     let data: KeyringData;
     try {
@@ -180,7 +181,7 @@ export class HistoryVault {
       data = {} as KeyringData;
     }
     if (data?.format !== KEYRING_FORMAT || typeof data.check !== 'string' || !data.keys || typeof data.keys !== 'object') {
-      throw keyError(`the keyring ${this.keyringFile} is damaged; the encrypted history cannot be opened (nothing was changed)`);
+      throw keyError(sessionsText.keyringDamaged(this.keyringFile));
     }
     this.cache = { stamp, data };
     return data;
@@ -198,9 +199,9 @@ export class HistoryVault {
       withFileLock(`${this.keyringFile}.lock`, fn, { ops: this.opts.ops, waitMs: this.opts.lockWaitMs });
     } catch (err) {
       if (err instanceof MedchatError) throw err;
-      if (err instanceof LockTimeoutError) throw new MedchatError(`cannot change the keyring ${this.keyringFile}: another medchat (${err.holder}) kept it locked; if none is running, delete ${err.lockFile}`, ExitCode.failure, 'session-io');
+      if (err instanceof LockTimeoutError) throw new MedchatError(sessionsText.keyringLocked(this.keyringFile, err.holder, err.lockFile), ExitCode.failure, 'session-io');
       const e = toWriteError(this.keyringFile, err);
-      throw new MedchatError(`cannot write the keyring ${this.keyringFile}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+      throw new MedchatError(sessionsText.cannotWriteKeyring(this.keyringFile, e.reason, e.code, e.nextStep), ExitCode.failure, 'session-io');
     }
   }
 
@@ -228,7 +229,7 @@ export class HistoryVault {
     if (known && data && known.check === data.check) return known.key;
     if (!data) {
       if (create && this.sealedFilesWithoutKeyring()) create = false; // never a new keyring over files sealed with a lost one
-      if (!create) throw keyError(`the keyring ${this.keyringFile} is missing, so encrypted conversations cannot be opened; without it they cannot be recovered, only deleted`);
+      if (!create) throw keyError(sessionsText.keyringMissing(this.keyringFile));
       const { key, info } = newMasterKey(this.opts.context());
       this.locked(() => {
         this.cache = undefined;
@@ -243,8 +244,8 @@ export class HistoryVault {
     }
     const key = masterKeyFor(data, this.opts.context(), this.keyringFile);
     if (unseal(key, data.check, 'medchat-check')?.toString('utf8') !== CHECK_TEXT) {
-      const what = data.source === 'command' ? 'history-key-command gave a key that' : data.source === 'passphrase' ? 'that passphrase' : 'the stored key';
-      throw keyError(`${what} does not open the keyring ${this.keyringFile}: wrong key, nothing was changed${data.source === 'command' ? '; check the config key history-key-command' : ''}`);
+      const wrong = data.source === 'command' ? sessionsText.wrongFromCommand : data.source === 'passphrase' ? sessionsText.wrongPassphrase : sessionsText.wrongStored;
+      throw keyError(wrong(this.keyringFile));
     }
     masters.set(this.keyringFile, { check: data.check, key });
     return key;
@@ -278,7 +279,7 @@ export class HistoryVault {
     const known = this.unwrapped.get(slot);
     if (known && known.wrapped === wrapped) return known.key;
     const key = unseal(master, wrapped, `medchat-key:${slot}`);
-    if (!key || key.length !== 32) throw keyError(`the key of ${slot} in ${this.keyringFile} is damaged; it cannot be opened`);
+    if (!key || key.length !== 32) throw keyError(sessionsText.slotDamaged(slot, this.keyringFile));
     this.unwrapped.set(slot, { wrapped, key });
     return key;
   }

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MedchatError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { sessionsKeySource, sessionsText } from '../i18n/messages/sessions.js';
 
 export type KeySourceName = 'macos-keychain' | 'secret-service' | 'dpapi' | 'command' | 'passphrase';
 
@@ -33,17 +34,11 @@ export interface MasterKeyContext {
 }
 
 /** How a person reads each source's name in a message. */
-export const SOURCE_LABEL: Record<KeySourceName, string> = {
-  'macos-keychain': 'the macOS Keychain',
-  'secret-service': 'the Secret Service (secret-tool)',
-  dpapi: 'Windows DPAPI',
-  command: 'history-key-command',
-  passphrase: 'the passphrase',
-};
+export const SOURCE_LABEL: Readonly<Record<KeySourceName, string>> = sessionsKeySource;
 
 const SERVICE = 'medchat-history';
 /** secret-tool's own option (another program's flag, not medchat's wording: test/code/imports.test.ts lists this file for it). */
-const SECRET_TOOL_LABEL = '--label=medchat history key';
+const SECRET_TOOL_LABEL = '--label=medchat history key'; // i18n-exempt: secret-tool's label, not a message
 /** Bounds every call of an outside program: a keychain that asks to be unlocked gets a person's time, no more. */
 const SUBPROCESS_TIMEOUT_MS = 30_000;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -58,7 +53,7 @@ export class HistoryKeyError extends MedchatError {
 
 const keyError = (message: string) => new HistoryKeyError(message);
 
-export const NO_KEY_HINT = 'set the config key history-key-command to a command that prints the key (e.g. pass show medchat-history)';
+export const noKeyHint = (): string => sessionsText.noKeyHint;
 
 function account(): string {
   try {
@@ -115,12 +110,12 @@ const secretService: OsStore = {
   lookup(env) {
     const r = run('secret-tool', ['lookup', 'service', SERVICE, 'account', account()], env);
     if (r.ok) return parseStoredKey(r.out) ?? badStored('secret-service');
-    if (r.err.trim()) throw new Error('secret-tool failed');
+    if (r.err.trim()) throw new Error('secret-tool failed'); // i18n-exempt: caught, said as the store not answering
     return undefined; // exit 1 and silent: nothing stored
   },
   store(env, key) {
     const r = run('secret-tool', ['store', SECRET_TOOL_LABEL, 'service', SERVICE, 'account', account()], env, key.toString('base64'));
-    if (!r.ok) throw new Error('secret-tool store failed');
+    if (!r.ok) throw new Error('secret-tool store failed'); // i18n-exempt: caught by the caller, which says what failed
     return {};
   },
 };
@@ -136,7 +131,7 @@ const macKeychain: OsStore = {
   store(env, key) {
     // `security -i` reads its command from stdin: the key never appears in the process list.
     const r = run('/usr/bin/security', ['-i'], env, `add-generic-password -U -s ${SERVICE} -a ${JSON.stringify(account())} -w ${key.toString('base64')}\n`);
-    if (!r.ok || /error/i.test(r.err)) throw new Error('security add-generic-password failed');
+    if (!r.ok || /error/i.test(r.err)) throw new Error('security add-generic-password failed'); // i18n-exempt: caught by the caller, which says what failed
     return {};
   },
 };
@@ -151,7 +146,7 @@ const dpapi: OsStore = {
       'Add-Type -AssemblyName System.Security; $b=[Convert]::FromBase64String([Console]::In.ReadToEnd().Trim()); ' +
       "[Convert]::ToBase64String([Security.Cryptography.ProtectedData]::Unprotect($b,$null,'CurrentUser'))";
     const r = run('powershell.exe', [...PS, script], env, info.protected);
-    if (!r.ok) throw keyError('Windows DPAPI could not open the history key (another Windows user, or a reset password?); the encrypted history cannot be read');
+    if (!r.ok) throw keyError(sessionsText.dpapiFailed);
     return parseStoredKey(r.out) ?? badStored('dpapi');
   },
   store(env, key) {
@@ -159,7 +154,7 @@ const dpapi: OsStore = {
       'Add-Type -AssemblyName System.Security; $b=[Convert]::FromBase64String([Console]::In.ReadToEnd().Trim()); ' +
       "[Convert]::ToBase64String([Security.Cryptography.ProtectedData]::Protect($b,$null,'CurrentUser'))";
     const r = run('powershell.exe', [...PS, script], env, key.toString('base64'));
-    if (!r.ok || !r.out.trim()) throw new Error('DPAPI protect failed');
+    if (!r.ok || !r.out.trim()) throw new Error('DPAPI protect failed'); // i18n-exempt: caught by the caller, which says what failed
     return { protected: r.out.trim() };
   },
 };
@@ -167,7 +162,7 @@ const dpapi: OsStore = {
 const OS_STORES: OsStore[] = [macKeychain, secretService, dpapi];
 
 function badStored(source: KeySourceName): never {
-  throw keyError(`the history key in ${SOURCE_LABEL[source]} is not one medchat stored (changed by hand?); the encrypted history cannot be read with it`);
+  throw keyError(sessionsText.notStoredByUs(SOURCE_LABEL[source]));
 }
 
 /** Derive a 32-byte key from key material and the keyring's salt. */
@@ -186,23 +181,24 @@ function runKeyCommand(command: string, env: NodeJS.ProcessEnv): string {
       maxBuffer: 64 * 1024,
     });
   } catch {
-    throw keyError('history-key-command failed, so encrypted history cannot be opened; check the config key history-key-command');
+    throw keyError(sessionsText.keyCommandFailed);
   }
   const material = out.replace(/\r?\n$/, '').trim();
-  if (!material) throw keyError('history-key-command printed nothing; check the config key history-key-command');
+  if (!material) throw keyError(sessionsText.keyCommandEmpty);
   return material;
 }
 
 /** A passphrase typed on the terminal without echo (a short `sh` reads it: synchronous, before any screen starts). */
 function askPassphrase(prompt: string): string {
   process.stderr.write(prompt);
+  // i18n-exempt: a shell script
   const r = spawnSync('/bin/sh', ['-c', 'stty -echo 2>/dev/null; IFS= read -r p; s=$?; stty echo 2>/dev/null; printf %s "$p"; exit $s'], {
     stdio: ['inherit', 'pipe', 'inherit'],
     encoding: 'utf8',
     timeout: 10 * 60_000,
   });
   process.stderr.write('\n');
-  if (r.status !== 0 || r.error) throw keyError('no passphrase given; encrypted history stays locked');
+  if (r.status !== 0 || r.error) throw keyError(sessionsText.noPassphrase);
   return r.stdout ?? '';
 }
 
@@ -210,24 +206,24 @@ function askPassphrase(prompt: string): string {
 export function masterKeyFor(info: KeyringSourceInfo, ctx: MasterKeyContext, keyringFile: string): Buffer {
   const os = OS_STORES.find((s) => s.name === info.source);
   if (os) {
-    if (!os.available(ctx.env)) throw keyError(`encrypted history is locked with ${SOURCE_LABEL[info.source]}, which is not reachable here; the keyring ${keyringFile} cannot be opened without it`);
+    if (!os.available(ctx.env)) throw keyError(sessionsText.sourceUnreachable(SOURCE_LABEL[info.source], keyringFile));
     let key: Buffer | undefined;
     try {
       key = os.lookup(ctx.env, info);
     } catch (err) {
       if (err instanceof HistoryKeyError) throw err;
-      throw keyError(`${SOURCE_LABEL[info.source]} did not answer, so encrypted history cannot be opened; unlock it and try again`);
+      throw keyError(sessionsText.sourceSilent(SOURCE_LABEL[info.source]));
     }
-    if (!key) throw keyError(`the history key is missing from ${SOURCE_LABEL[info.source]}, so the encrypted history (${keyringFile}) cannot be opened; without it, it cannot be recovered`);
+    if (!key) throw keyError(sessionsText.keyMissing(SOURCE_LABEL[info.source], keyringFile));
     return key;
   }
-  if (!info.salt) throw keyError(`the keyring ${keyringFile} is damaged (no salt); the encrypted history cannot be opened`);
+  if (!info.salt) throw keyError(sessionsText.noSalt(keyringFile));
   if (info.source === 'command') {
-    if (!ctx.command) throw keyError(`encrypted history is locked with history-key-command, which is not set now: set that config key again to the command that prints the key`);
+    if (!ctx.command) throw keyError(sessionsText.commandUnset);
     return deriveKey(runKeyCommand(ctx.command, ctx.env), info.salt);
   }
-  if (!ctx.canAsk) throw keyError('encrypted history is locked with a passphrase and there is no terminal to ask for it; run medchat in a terminal to type it');
-  return deriveKey(askPassphrase('Passphrase for encrypted history: '), info.salt);
+  if (!ctx.canAsk) throw keyError(sessionsText.noTerminal);
+  return deriveKey(askPassphrase(sessionsText.askPassphrase), info.salt);
 }
 
 /** A new master key from the first source there is; returns it and what the keyring records. */
@@ -248,10 +244,10 @@ export function newMasterKey(ctx: MasterKeyContext): { key: Buffer; info: Keyrin
   }
   const salt = randomBytes(16).toString('base64');
   if (ctx.command) return { key: deriveKey(runKeyCommand(ctx.command, ctx.env), salt), info: { source: 'command', salt } };
-  if (!ctx.canAsk) throw keyError(`encrypted history needs a key and there is no terminal to ask for a passphrase; ${NO_KEY_HINT}`);
-  const first = askPassphrase('New passphrase for encrypted history (a lost passphrase cannot be recovered): ');
-  if (!first) throw keyError('an empty passphrase cannot protect history; encryption was not turned on');
-  const again = askPassphrase('Type it again: ');
-  if (again !== first) throw keyError('the passphrases differ; nothing was changed');
+  if (!ctx.canAsk) throw keyError(sessionsText.noTerminalNew(sessionsText.noKeyHint));
+  const first = askPassphrase(sessionsText.askNewPassphrase);
+  if (!first) throw keyError(sessionsText.emptyPassphrase);
+  const again = askPassphrase(sessionsText.askAgain);
+  if (again !== first) throw keyError(sessionsText.passphrasesDiffer);
   return { key: deriveKey(first, salt), info: { source: 'passphrase', salt } };
 }

@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import type { SessionStore } from './store.js';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -38,18 +39,17 @@ export function parseAge(text: string, now = Date.now()): { cutoffMs: number; la
     const n = Number(age[1]);
     const unit = age[2]!.toLowerCase() as 'h' | 'd' | 'w';
     const ms = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }[unit];
-    const word = { h: 'hour', d: 'day', w: 'week' }[unit];
-    return { cutoffMs: now - n * ms, label: `older than ${n} ${word}${n === 1 ? '' : 's'}` };
+    return { cutoffMs: now - n * ms, label: sessionsText.olderThan(n, unit) };
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
   if (date) {
     const d = new Date(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
     if (d.getFullYear() !== Number(date[1]) || d.getMonth() !== Number(date[2]) - 1 || d.getDate() !== Number(date[3])) return undefined;
-    return { cutoffMs: d.getTime(), label: `from before ${t}` };
+    return { cutoffMs: d.getTime(), label: sessionsText.fromBefore(t) };
   }
   if (/^\d{4}-\d{2}-\d{2}T/.test(t)) {
     const ms = Date.parse(t);
-    if (!Number.isNaN(ms)) return { cutoffMs: ms, label: `from before ${t}` };
+    if (!Number.isNaN(ms)) return { cutoffMs: ms, label: sessionsText.fromBefore(t) };
   }
   return undefined;
 }

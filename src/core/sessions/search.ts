@@ -32,6 +32,7 @@ import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export interface SearchOptions {
   /** The words, as typed (split on white space; each folded). */
@@ -259,7 +260,7 @@ function examineInStore(store: SessionStore, id: string, c: FileCheck): Exclude<
   return examine(raw, c) as Exclude<Outcome, 'main'>;
 }
 
-const NEEDS_MAIN = new Error('main thread');
+const NEEDS_MAIN = new Error('main thread'); // i18n-exempt: an internal signal, never shown
 /**
  * Read one session file with data keys in hand (the worker, and the main thread beside it): the
  * same read and opening as SessionStore.readRaw, decrypted bytes in memory only.
@@ -379,6 +380,7 @@ function startWorker(data: Omit<WorkerData, 'port'>): Helper | undefined {
     const workerData: WorkerData = { ...data, port: port2 };
     const worker = entry.href.endsWith('.ts')
       ? // From source (the tests under tsx): a worker does not inherit tsx's hooks, so it registers them before loading the entry.
+        // i18n-exempt: the worker's loader code
         new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData, transferList: [port2] })
       : new Worker(entry, { workerData, transferList: [port2] });
     worker.unref();
@@ -573,10 +575,10 @@ export function hitLines(hit: SearchHit, o: { width: number; lines?: number }): 
   const out = [cutToColumns(head, width)];
   const shown = hit.lines.slice(0, o.lines ?? 1);
   for (const l of shown) {
-    const label = `  turn ${l.turn} ${l.part}: `;
-    out.push(label + cutToColumns(l.excerpt, width - label.length));
+    const label = sessionsText.turnPart(l.turn, l.part);
+    out.push(label + cutToColumns(l.excerpt, width - textWidth(label)));
   }
   const others = hit.matchingLines - shown.length;
-  if (others > 0) out.push(`  (${others} more matching ${others === 1 ? 'line' : 'lines'})`);
+  if (others > 0) out.push(sessionsText.moreMatching(others));
   return out;
 }

@@ -26,6 +26,7 @@ import { mergeSessions, readForMerge, type MergeScope } from './session-merge.js
 import { asSealed, HistoryKeyError, KeyDestroyedError, SealedFileError, looksSealed, readSealedHead, sessionJson, PROMPT_HISTORY_SLOT, type HistoryVault } from './history-crypto.js';
 import { encryptionOn, vaultFor } from './encryption.js';
 import { readPromptHistory, writePromptHistory } from './prompt-history-file.js';
+import { sessionsText } from '../i18n/messages/sessions.js';
 
 export { SESSION_FORMAT, SESSION_VERSION, type SessionData, type StoredTurn } from './session-data.js';
 
@@ -55,19 +56,19 @@ export const MAX_SESSION_BYTES = 16 * 1024 * 1024;
 function readSessionText(file: string): string {
   return readTextFileBounded(file, {
     maxBytes: MAX_SESSION_BYTES,
-    what: `the session file ${file}`,
-    tooBigHint: 'start a new conversation (without -c)',
-    notRegularHint: 'a session is a regular file',
+    what: sessionsText.theSessionFile(file),
+    tooBigHint: sessionsText.sessionTooBig,
+    notRegularHint: sessionsText.sessionNotRegular,
   });
 }
 
 /** How the saved sessions are listed from a shell; the chat screen passes its own (`/sessions`). */
-const LIST_COMMAND = 'medchat sessions list';
+const LIST_COMMAND = 'medchat sessions list'; // i18n-exempt: a command
 
 /** A one-line usage error for something that is not a session id; the text is shown quoted, at most 40 characters. */
 function notAnId(ref: string, list = LIST_COMMAND): MedchatError {
   const shown = JSON.stringify(ref.length > 40 ? ref.slice(0, 39) + '…' : ref);
-  return usageError(`no session ${shown}: a session id looks like 20261122-143005-a1b2 (digits, a-f and dashes); see the saved ones with: ${list}`);
+  return usageError(sessionsText.notAnId(shown, list));
 }
 
 export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -155,7 +156,7 @@ export class SessionStore {
     const n = this.encryptAll();
     this.converted = true;
     const what = historyTouched(n);
-    if (what) (this.opts.notice ?? ((l: string) => process.stderr.write(`medchat: ${l}\n`)))(`encrypted ${what} (encrypt is on)`);
+    if (what) (this.opts.notice ?? ((l: string) => process.stderr.write(`medchat: ${l}\n`)))(sessionsText.encryptedNotice(what));
   }
 
   /** Sessions whose file is plain text now. */
@@ -211,7 +212,7 @@ export class SessionStore {
         } catch (err) {
           if (err instanceof MedchatError) throw err;
           const e = toWriteError(history, err);
-          throw new MedchatError(`cannot encrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+          throw new MedchatError(sessionsText.cannotEncryptPrompts(history, e.reason, e.code, e.nextStep), ExitCode.failure, 'session-io');
         }
         prompts = true;
       }
@@ -243,12 +244,12 @@ export class SessionStore {
     let prompts = false;
     if (sealedHistory) {
       const read = readPromptHistory(history, this.vault);
-      if (!read) throw new MedchatError(`the prompt history ${history} does not open with its key; nothing more was changed`, ExitCode.usage, 'usage');
+      if (!read) throw new MedchatError(sessionsText.promptsWrongKey(history), ExitCode.usage, 'usage');
       try {
         writePromptHistory(history, read.entries, { ops: this.ops, durable: true });
       } catch (err) {
         const e = toWriteError(history, err);
-        throw new MedchatError(`cannot decrypt the prompt history ${history}: ${e.reason} (${e.code}); ${e.nextStep}`, ExitCode.failure, 'session-io');
+        throw new MedchatError(sessionsText.cannotDecryptPrompts(history, e.reason, e.code, e.nextStep), ExitCode.failure, 'session-io');
       }
       done.push(PROMPT_HISTORY_SLOT);
       prompts = true;
@@ -287,7 +288,7 @@ export class SessionStore {
     const raw: unknown = JSON.parse(readSessionText(file));
     const sealed = asSealed(raw);
     if (!sealed) return raw;
-    if (sealed.id !== id) throw new SyntaxError('sealed for another session');
+    if (sealed.id !== id) throw new SyntaxError('sealed for another session'); // i18n-exempt: caught, reported as a damaged file
     const body = this.vault.openPart(id, sealed, 'body', file);
     this.sealedIds.add(id);
     return JSON.parse(body);
@@ -311,7 +312,7 @@ export class SessionStore {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       fs.chmodSync(this.dir, 0o700);
     } catch (err) {
-      throw storeError(`cannot create the sessions folder ${this.dir}`, err);
+      throw storeError(sessionsText.cannotCreateFolder(this.dir), err);
     }
     this.removeStaleTemps();
     this.prepared = true;
@@ -463,7 +464,7 @@ export class SessionStore {
       names = fs.readdirSync(this.dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw storeError(`cannot read the sessions folder ${this.dir}`, err);
+      throw storeError(sessionsText.cannotReadFolder(this.dir), err);
     }
     return names.filter((n) => n.endsWith('.json') && ID_RE.test(n.slice(0, -5))).map((n) => n.slice(0, -5));
   }
@@ -489,15 +490,15 @@ export class SessionStore {
     if (r !== 'latest' && r !== 'last' && !ID_PREFIX_RE.test(r)) throw notAnId(r, list);
     if (r === 'latest' || r === 'last') {
       const id = this.latest();
-      if (!id) throw usageError('there is no saved session yet');
+      if (!id) throw usageError(sessionsText.noSessionYet);
       return id;
     }
     const ids = this.ids();
     if (ids.includes(r)) return r;
     const matches = r ? ids.filter((id) => id.startsWith(r)) : [];
     if (matches.length === 1) return matches[0]!;
-    if (matches.length > 1) throw usageError(`"${r}" matches ${matches.length} sessions (${matches.slice(0, 3).join(', ')}…); give more of the id`);
-    throw usageError(`no session "${r}"; see the saved ones with: ${list}`);
+    if (matches.length > 1) throw usageError(sessionsText.ambiguous(r, matches.length, matches.slice(0, 3).join(', ')));
+    throw usageError(sessionsText.noSessionSee(r, list));
   }
 
   load(id: string, list = LIST_COMMAND): SessionData {
@@ -506,12 +507,12 @@ export class SessionStore {
     try {
       data = this.readParsed(file, id);
     } catch (err) {
-      if (err instanceof FileReadError && err.problem === 'missing') throw usageError(`no session "${id}"; see the saved ones with: ${list}`);
-      if (err instanceof FileReadError) throw new MedchatError(`${err.message}; or remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
-      if (err instanceof SyntaxError) throw new MedchatError(`the session file ${file} is damaged (not valid JSON); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
-      if (err instanceof SealedFileError) throw new HistoryKeyError(`${err.message}; remove it with: medchat sessions rm ${id}`);
+      if (err instanceof FileReadError && err.problem === 'missing') throw usageError(sessionsText.noSessionSee(id, list));
+      if (err instanceof FileReadError) throw new MedchatError(sessionsText.orRemove(err.message, id), ExitCode.usage, 'session-damaged');
+      if (err instanceof SyntaxError) throw new MedchatError(sessionsText.notJson(file, id), ExitCode.usage, 'session-damaged');
+      if (err instanceof SealedFileError) throw new HistoryKeyError(sessionsText.removeIt(err.message, id));
       if (err instanceof MedchatError) throw err;
-      throw storeError(`cannot read the session file ${file}`, err);
+      throw storeError(sessionsText.cannotReadFile(file), err);
     }
     const session = normaliseSession(data, file, id);
     session.id = id; // the file's name, not what the file says: saves go back to this same file
@@ -527,7 +528,7 @@ export class SessionStore {
         stat = fs.statSync(file);
         const raw: unknown = readSealedHead(file) ?? JSON.parse(readSessionText(file));
         const sealed = asSealed(raw);
-        if (sealed && sealed.id !== id) throw new SyntaxError('sealed for another session');
+        if (sealed && sealed.id !== id) throw new SyntaxError('sealed for another session'); // i18n-exempt: caught, reported as a damaged file // i18n-exempt: caught, reported as a damaged file
         if (sealed) this.vault.master(false); // a wrong or missing master key stops the list (exit 2), not each line
         const data = (sealed ? JSON.parse(this.vault.openPart(id, sealed, 'head', file)) : raw) as Partial<SessionData>;
         out.push({
@@ -543,8 +544,8 @@ export class SessionStore {
         // A master key that does not open the keyring stops the list (one line, exit 2); one session whose key was destroyed is listed as such.
         if (err instanceof HistoryKeyError && !(err instanceof SealedFileError)) throw err;
         const problem = err instanceof FileReadError ? err.problem : err instanceof KeyDestroyedError ? 'no-key' : 'damaged';
-        const title = problem === 'no-key' ? '(encrypted: its key was destroyed)' :
-          problem === 'too-big' ? `(too big to read: ${stat?.isFile() && stat.size ? formatBytes(stat.size) : `over ${formatBytes(MAX_SESSION_BYTES)}`})` : problem === 'not-regular' || problem === 'folder' ? '(not a file)' : '(damaged file)';
+        const title = problem === 'no-key' ? sessionsText.titleNoKey :
+          problem === 'too-big' ? sessionsText.titleTooBig(stat?.isFile() && stat.size ? formatBytes(stat.size) : sessionsText.over(formatBytes(MAX_SESSION_BYTES))) : problem === 'not-regular' || problem === 'folder' ? sessionsText.titleNotFile : sessionsText.titleDamaged;
         const time = stat?.isFile() ? new Date(stat.mtimeMs).toISOString() : '';
         out.push({ id, title, createdAt: time, updatedAt: time, turns: 0, file, bytes: stat?.isFile() ? stat.size : 0 });
       }
@@ -555,18 +556,18 @@ export class SessionStore {
   /** Delete a session: its wrapped key first (crypto-shredding), then its file. */
   remove(id: string): void {
     const file = this.fileFor(id);
-    if (!lexists(file)) throw usageError(`no session "${id}"`);
+    if (!lexists(file)) throw usageError(sessionsText.noSession(id));
     try {
       this.vault.shred([id]);
     } catch (err) {
       if (err instanceof MedchatError) throw err;
-      throw storeError(`cannot destroy the key of session ${id} in ${this.vault.keyringFile}`, err);
+      throw storeError(sessionsText.cannotDestroyKey(id, this.vault.keyringFile), err);
     }
     try {
       fs.rmSync(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`no session "${id}"`);
-      throw storeError(`cannot delete the session ${id}`, err);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(sessionsText.noSession(id));
+      throw storeError(sessionsText.cannotDelete(id), err);
     }
     try {
       fs.rmSync(this.openMark(id), { force: true }); // a mark left by a medchat that ended without closing
@@ -582,13 +583,13 @@ export class SessionStore {
       names = fs.readdirSync(this.dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw storeError(`cannot read the sessions folder ${this.dir}`, err);
+      throw storeError(sessionsText.cannotReadFolder(this.dir), err);
     }
     try {
       this.vault.shredAllSessions();
     } catch (err) {
       if (err instanceof MedchatError) throw err;
-      throw storeError(`cannot destroy the session keys in ${this.vault.keyringFile}`, err);
+      throw storeError(sessionsText.cannotDestroyKeys(this.vault.keyringFile), err);
     }
     let n = 0;
     for (const name of names) {
@@ -597,7 +598,7 @@ export class SessionStore {
         fs.rmSync(path.join(this.dir, name), { force: true });
         if (name.endsWith('.json')) n++;
       } catch (err) {
-        throw storeError(`cannot delete ${path.join(this.dir, name)}`, err);
+        throw storeError(sessionsText.cannotDeleteFile(path.join(this.dir, name)), err);
       }
     }
     return n;
@@ -606,21 +607,21 @@ export class SessionStore {
 
 /** A session file's bytes as they are on disk, bounded like every session read (a FileReadError says why not). */
 export function readSessionFile(file: string): Buffer {
-  return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: `the session file ${file}`, tooBigHint: 'start a new conversation (without -c)', notRegularHint: 'a session is a regular file' });
+  return readFileBounded(file, { maxBytes: MAX_SESSION_BYTES, what: sessionsText.theSessionFile(file), tooBigHint: sessionsText.sessionTooBig, notRegularHint: sessionsText.sessionNotRegular });
 }
 
 function saveError(id: string, file: string, err: unknown): MedchatError {
   if (err instanceof LockTimeoutError) {
-    return new MedchatError(`cannot save the session ${id}: another medchat (${err.holder}) kept it locked; if none is running, ${err.owner ? `ask ${err.owner} to delete` : 'delete'} ${err.lockFile}`, ExitCode.failure, 'session-io');
+    return new MedchatError(sessionsText.saveLocked(id, err.holder, err.owner, err.lockFile), ExitCode.failure, 'session-io');
   }
-  if (err instanceof LockUnusableError) return new MedchatError(`cannot save the session ${id}: its lock ${err.message}`, ExitCode.failure, 'session-io');
+  if (err instanceof LockUnusableError) return new MedchatError(sessionsText.saveLockUnusable(id, err.message), ExitCode.failure, 'session-io');
   const e = err instanceof FileWriteError ? err : toWriteError(file, err);
-  return new MedchatError(`cannot save the session ${id} in ${path.dirname(file)}: ${e.reason} (${e.code}); ${e.nextStep} or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
+  return new MedchatError(sessionsText.saveFailed(id, path.dirname(file), e.reason, e.code, e.nextStep), ExitCode.failure, 'session-io');
 }
 
 function storeError(what: string, err: unknown): MedchatError {
   const code = (err as NodeJS.ErrnoException)?.code ?? 'error';
-  return new MedchatError(`${what} (${code}); check the folder's permissions or set MEDCHAT_DATA_DIR`, ExitCode.failure, 'session-io');
+  return new MedchatError(sessionsText.storeFailed(what, code), ExitCode.failure, 'session-io');
 }
 
 const STATUSES = new Set(['pending', 'streaming', 'complete', 'interrupted', 'incomplete', 'failed']);
@@ -628,14 +629,14 @@ const STATUSES = new Set(['pending', 'streaming', 'complete', 'interrupted', 'in
 /** Check a parsed file and bring it to the current shape; a turn left mid-answer by a killed run becomes `interrupted`. */
 function normaliseSession(raw: unknown, file: string, id: string): SessionData {
   const bad = (why: string) =>
-    new MedchatError(`the session file ${file} is damaged (${why}); remove it with: medchat sessions rm ${id}`, ExitCode.usage, 'session-damaged');
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('not an object');
+    new MedchatError(sessionsText.damaged(file, why, id), ExitCode.usage, 'session-damaged');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad(sessionsText.notObject);
   const d = raw as Record<string, unknown>;
-  if (d.format !== SESSION_FORMAT) throw bad('not a medchat session');
-  if (typeof d.version !== 'number' || d.version > SESSION_VERSION) throw bad(`version ${String(d.version)} is newer than this medchat understands`);
-  if (!Array.isArray(d.turns)) throw bad('no turns');
+  if (d.format !== SESSION_FORMAT) throw bad(sessionsText.notSession);
+  if (typeof d.version !== 'number' || d.version > SESSION_VERSION) throw bad(sessionsText.tooNew(String(d.version)));
+  if (!Array.isArray(d.turns)) throw bad(sessionsText.noTurns);
   const turns: StoredTurn[] = d.turns.map((t, i) => {
-    if (!t || typeof t !== 'object' || typeof (t as Turn).user !== 'string') throw bad(`turn ${i + 1}`);
+    if (!t || typeof t !== 'object' || typeof (t as Turn).user !== 'string') throw bad(sessionsText.badTurn(i + 1));
     const turn = t as StoredTurn;
     turn.answer = typeof turn.answer === 'string' ? turn.answer : '';
     turn.reasoning = typeof turn.reasoning === 'string' ? turn.reasoning : '';

@@ -12,6 +12,8 @@
  * - when a session was saved, in lists: `2026-11-22 14:30`, local time.
  */
 
+import { textText } from '../i18n/messages/text.js';
+
 /** `n` to one decimal (two: `hundredths`), rounding half up, without trailing zeros (numbers print that way). */
 const tenths = (n: number): number => Math.round(n * 10) / 10;
 const hundredths = (n: number): number => Math.round(n * 100) / 100;
@@ -59,7 +61,7 @@ export function formatSeconds(seconds: number): string {
 
 /** `1 token`, `612 tokens`, `2.1k tokens`. */
 export function tokensWord(n: number): string {
-  return `${formatTokens(n)} token${Math.round(n) === 1 ? '' : 's'}`;
+  return textText.tokens(formatTokens(n), Math.round(n) === 1);
 }
 
 /** A count with its noun: `1 saved conversation`, `3 saved conversations`, `2 days`. */
@@ -69,7 +71,7 @@ export function counted(n: number, one: string, many = `${one}s`): string {
 
 /** What a conversion of the history touched: `3 saved conversations and the prompt history`; '' when nothing. */
 export function historyTouched(r: { sessions: number; prompts: boolean }): string {
-  return [r.sessions ? counted(r.sessions, 'saved conversation') : '', r.prompts ? 'the prompt history' : ''].filter(Boolean).join(' and ');
+  return [r.sessions ? textText.savedConversations(r.sessions) : '', r.prompts ? textText.promptHistory : ''].filter(Boolean).join(textText.and);
 }
 
 /** A time in lists (`medchat sessions list`, `/sessions`): `2026-11-22 14:30`, local time; `-` when unknown. */

@@ -60,7 +60,7 @@ const BUILT_IN: NationalIdRule[] = [
   },
   {
     // 485-777-3456 is also a North American phone number: an NHS number only when labelled.
-    name: 'NHS number (dashes, labelled)',
+    name: 'NHS number (dashes, labelled)', // i18n-exempt: a rule's name, for tuning
     shape: /(?<![\w.-])\d{3}-\d{3}-\d{4}(?![\w]|[.-]\d)/,
     check: nhsChecksumOk,
     label: /\b(?:NHS|CHI)(?:\s*(?:No\.?|number|#|num))?\s*[:：.]?\s*$/i,
@@ -68,13 +68,13 @@ const BUILT_IN: NationalIdRule[] = [
   },
   { name: 'US SSN', shape: /(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w]|-\d)/, check: ssnOk },
   { name: 'US SSN (labelled)', shape: /(?<![\w-])\d{3}[ -]?\d{2}[ -]?\d{4}(?![\w]|-\d)/, check: ssnOk, label: /\b(?:SSN|SS#|social security(?: number| no\.?)?)\s*[:：#]?\s*$/i, labelRequired: true },
-  { name: 'Chinese resident id', shape: /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/, check: chineseIdOk },
+  { name: 'Chinese resident id', shape: /(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])/, check: chineseIdOk }, // i18n-exempt: a rule's name, for tuning
   {
-    name: 'UK National Insurance number',
+    name: 'UK National Insurance number', // i18n-exempt: a rule's name, for tuning
     shape: /(?<![A-Z0-9])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])/,
   },
   {
-    name: 'passport or national id (labelled)',
+    name: 'passport or national id (labelled)', // i18n-exempt: a rule's name, for tuning
     shape: /(?<![\w-])[A-Z]{0,3}\d(?:[\d]|[ -](?=\d)){3,18}\d?[A-Z]?(?![\w-])/,
     check: (t) => /\d{4}/.test(t.replace(/\D/g, '')),
     label: /\b(?:passport(?:\s*(?:no\.?|number|#))?|national id(?:entity)?(?:\s*(?:no\.?|number|card))?|id card(?:\s*(?:no\.?|number))?|NINO|NI\s*(?:no\.?|number)|national insurance(?:\s*(?:no\.?|number))?|CHI(?:\s*(?:no\.?|number))?|身份证(?:号码?)?|护照号?)\s*[:：#]?\s*$/i,

@@ -34,6 +34,7 @@ export const NAME_SEQ = `(?:${INITIAL}[ \\u00a0]*){0,2}${WORD}(?:(?:[ \\u00a0]+$
 /** "SMITH, John A." / "Rodriguez, Luis A." / "Chen, Wei-Lin" */
 export const SURNAME_FIRST = `${WORD},[ \\t]*${WORD}(?:[ \\t]+(?:[${UPC}]\\.|${WORD}))?(?=[ \\t]*(?:$|[|(,.;\\n]|[ \\t]{2,}))`;
 
+// i18n-exempt: a list of words to match, not a message
 const stop = `
 a an the and or of for to in on at by with from as is was be he she his her they we i it this that
 patient pt patients mother father parents son daughter wife husband partner sister brother family carer
@@ -65,6 +66,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(stop.split(/\s+/).filter(
  * Eponyms and words that are people's names only sometimes: never looked for elsewhere in the text
  * after being found once (Bell → "Bell's palsy", Ward → "Ward 4", May → "May 2025").
  */
+// i18n-exempt: a list of words to match, not a message
 const common = `
 will may june april august mark bill rose hope faith joy dawn summer amber ruby iris holly sunny grace
 young little long white black brown green gray grey hill wood king church page hall ward bell bed bay day
@@ -89,6 +91,7 @@ export function isStop(word: string): boolean {
 }
 
 /** Words that end a town or street part of an address: titles and labels ("Dr", "Re", "Consultant"). */
+// i18n-exempt: a list of words to match, not a message
 const notTown = `dr mr mrs ms miss prof professor dear re to from cc patient pt name consultant gp referring tel phone fax
 mobile email dob mrn nhs address signed yours regards sincerely thanks seen reviewed by`;
 export const NOT_TOWN: ReadonlySet<string> = new Set(notTown.split(/\s+/).filter(Boolean));

@@ -1,0 +1,47 @@
+import { messages } from '../catalogue.js';
+
+/** The privacy guard's words: the warning and report lines, the chat screen's prompt, and the kinds as users read them. */
+export const privacyText = messages(
+  'privacy',
+  {
+    /** A count with its kind, as the warning lists them: "2 names", "1 record/account number". */
+    NAME: (n: number) => `${n} ${n === 1 ? 'name' : 'names'}`,
+    DATE: (n: number) => `${n} ${n === 1 ? 'date' : 'dates'}`,
+    AGE: (n: number) => `${n} ${n === 1 ? 'age over 89' : 'ages over 89'}`,
+    PHONE: (n: number) => `${n} ${n === 1 ? 'phone/fax number' : 'phone/fax numbers'}`,
+    EMAIL: (n: number) => `${n} ${n === 1 ? 'e-mail address' : 'e-mail addresses'}`,
+    ID: (n: number) => `${n} ${n === 1 ? 'national id' : 'national ids'}`,
+    MRN: (n: number) => `${n} ${n === 1 ? 'record/account number' : 'record/account numbers'}`,
+    ADDRESS: (n: number) => `${n} ${n === 1 ? 'address/postcode' : 'addresses/postcodes'}`,
+    URL: (n: number) => `${n} ${n === 1 ? 'URL' : 'URLs'}`,
+    IP: (n: number) => `${n} ${n === 1 ? 'IP address' : 'IP addresses'}`,
+    DEVICE: (n: number) => `${n} ${n === 1 ? 'device/vehicle id' : 'device/vehicle ids'}`,
+    listSeparator: ', ',
+    warnLine: (what: string) => `privacy: the text to send has ${what}; sent as typed (--privacy redact replaces them; medchat privacy check shows where)`,
+    replacedLine: (what: string, shifted: boolean) => `privacy: replaced ${what} before sending${shifted ? '; dates shifted, intervals kept' : ''}`,
+    putBackLine: (list: string) => `privacy: put back in the answer: ${list}`,
+    shiftDatesNeedsRedact: (mode: string) => `--shift-dates goes with --privacy redact (dates are moved instead of replaced); privacy is ${mode}`,
+    warnFound: (what: string) => `⚠ found ${what}`,
+    warnChoices: 'Enter send anyway · r redact · e edit',
+  },
+  {
+    NAME: (n) => `${n} 个姓名`,
+    DATE: (n) => `${n} 个日期`,
+    AGE: (n) => `${n} 个 89 岁以上的年龄`,
+    PHONE: (n) => `${n} 个电话/传真号码`,
+    EMAIL: (n) => `${n} 个电子邮件地址`,
+    ID: (n) => `${n} 个身份证件号码`,
+    MRN: (n) => `${n} 个病历号/账号`,
+    ADDRESS: (n) => `${n} 个地址/邮编`,
+    URL: (n) => `${n} 个 URL`,
+    IP: (n) => `${n} 个 IP 地址`,
+    DEVICE: (n) => `${n} 个设备/车辆识别号`,
+    listSeparator: '、',
+    warnLine: (what) => `隐私：待发送的文本中有 ${what}；已按原文发送（--privacy redact 会替换它们；medchat privacy check 可显示其位置）`,
+    replacedLine: (what, shifted) => `隐私：发送前已替换 ${what}${shifted ? '；日期已整体平移，间隔不变' : ''}`,
+    putBackLine: (list) => `隐私：已在回答中还原：${list}`,
+    shiftDatesNeedsRedact: (mode) => `--shift-dates 需与 --privacy redact 同用（日期被平移而不是替换）；当前 privacy 为 ${mode}`,
+    warnFound: (what) => `⚠ 发现 ${what}`,
+    warnChoices: 'Enter 仍然发送 · r 脱敏 · e 编辑',
+  },
+);
