@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from './bundle-options.mjs';
 import { noticesText } from './notices.mjs';
+import { stripCodeSignature } from './macho-signature.mjs';
 import { stripAuthenticode } from './pe-signature.mjs';
 import { zipFiles } from './zip.mjs';
 
@@ -122,14 +123,16 @@ async function main() {
   };
   const blobs = { linux: blob('sea-linux', true), other: blob('sea-portable', false) };
 
-  // 4. Inject a blob into a copy of each binary. The official binaries are signed; injecting breaks the signature, so
-  // the Windows one is removed here and macOS's is left for the distributor to replace (codesign).
+  // 4. Inject a blob into a copy of each binary. The official Windows and macOS binaries are signed; injecting breaks
+  // the signature, so it is removed first (as Node's SEA documentation does with signtool and codesign), and the
+  // distributor signs the result.
   for (const t of TARGETS) rmSync(path.join(RELEASE, t.file), { force: true });
   for (const t of nodes) {
     const out = path.join(RELEASE, t.file);
     const node = t === linux ? linuxNode : extract(t.tgz, t.pkg, t.node);
     copyFileSync(node, out);
     if (t.file.endsWith('.exe')) writeFileSync(out, stripAuthenticode(readFileSync(out)));
+    if (t.macho) writeFileSync(out, stripCodeSignature(readFileSync(out)));
     await inject(out, 'NODE_SEA_BLOB', t === linux ? blobs.linux : blobs.other, { sentinelFuse: SEA_FUSE, ...(t.macho ? { machoSegmentName: 'NODE_SEA' } : {}) });
     chmodSync(out, 0o755);
     console.error(`package: ${path.relative(ROOT, out)} (${sizeMB(out)} MB)`);
