@@ -5,6 +5,8 @@
 // Each figure is the median wall time from spawn to the thing being there, with the cache off
 // (NODE_DISABLE_COMPILE_CACHE=1) and on (a cache folder of its own, filled by one run first); `node -e 0` is the floor.
 // Goal: first paint <= 0.15 s on Node 24 with the cache.
+// A single executable (`npm run package`: release/medchat-linux-x64) may be given beside the Nodes: it is measured the
+// same way, with the code cache its blob carries (no module compile cache: its bundle is the SEA main script).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,22 +69,28 @@ const fmt = (f: { median: number; min: number; max: number }) => `${(f.median / 
 console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min); ${RUNS} runs a figure`);
 
 for (const node of nodes) {
-  const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-  const hasCache = Number(/^v(\d+)/.exec(version)![1]) >= 22;
-  console.log(`\nNode ${version} (${node === process.execPath ? 'this Node' : node})${hasCache ? '' : ': no module compile cache in this version'}`);
-  const [floor] = await figures([() => timed(node, ['-e', '0'], { PATH: process.env.PATH })]);
-  console.log(`  ${'node -e 0 (the floor)'.padEnd(33)} ${fmt(floor!)}`);
-  const modes = hasCache ? ['off', 'on'] : ['off'];
+  const sea = path.basename(node).startsWith('medchat-');
+  /** What runs medchat: the executable alone, or this Node with the launcher. */
+  const medchat = sea ? [] : [BIN];
+  const version = sea ? 'v22 (single executable)' : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  const hasCache = !sea && Number(/^v(\d+)/.exec(version)![1]) >= 22;
+  if (sea) console.log(`\nSingle executable ${node} (medchat ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}): V8's code cache is in its blob`);
+  else console.log(`\nNode ${version} (${node === process.execPath ? 'this Node' : node})${hasCache ? '' : ': no module compile cache in this version'}`);
+  if (!sea) {
+    const [floor] = await figures([() => timed(node, ['-e', '0'], { PATH: process.env.PATH })]);
+    console.log(`  ${'node -e 0 (the floor)'.padEnd(33)} ${fmt(floor!)}`);
+  }
+  const modes = sea ? ['sea'] : hasCache ? ['off', 'on'] : ['off'];
   const envs = modes.map((cache) => {
     const home = fs.mkdtempSync(path.join(work, 'home-'));
-    const cacheEnv: Record<string, string> = cache === 'on' ? { NODE_COMPILE_CACHE: path.join(home, 'cache') } : { NODE_DISABLE_COMPILE_CACHE: '1' };
+    const cacheEnv: Record<string, string> = sea ? {} : cache === 'on' ? { NODE_COMPILE_CACHE: path.join(home, 'cache') } : { NODE_DISABLE_COMPILE_CACHE: '1' };
     return benchEnv(home, double.url, { ...cacheEnv, LANG: 'C.UTF-8', TERM: 'xterm-256color' });
   });
   // The chat screen in a 120x40 pseudo-terminal (util-linux `script`), until the footer's key hints are drawn.
-  const inner = `stty cols 120 rows 40; exec ${node} ${BIN}`;
+  const inner = `stty cols 120 rows 40; exec ${[node, ...medchat].join(' ')}`;
   const rows: Array<[string, Figure[]]> = [
-    ['--version', await figures(envs.map((env) => () => timed(node, [BIN, '--version'], env)))],
-    ['one-shot answer', await figures(envs.map((env) => () => timed(node, [BIN, '--incognito', 'heart rate?'], env)))],
+    ['--version', await figures(envs.map((env) => () => timed(node, [...medchat, '--version'], env)))],
+    ['one-shot answer', await figures(envs.map((env) => () => timed(node, [...medchat, '--incognito', 'heart rate?'], env)))],
     ['chat first paint', await figures(envs.map((env) => () => timed('script', ['-qfec', inner, '/dev/null'], env, (out) => out.includes('Enter send'))))],
   ];
   for (const [name, fs_] of rows) {

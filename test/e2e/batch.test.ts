@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
-import { BIN, TEST_KEY, WAIT_MS, cliEnv, runCli, tempHome, waitFor } from '../support/cli.js';
+import { TEST_KEY, WAIT_MS, cliEnv, medchatCommand, runCli, tempHome, waitFor } from '../support/cli.js';
 import { TmuxPane, tmuxSkip } from '../support/tmux.js';
 import { canWatchMemory, mb, runWatched } from '../support/rss.js';
 
@@ -471,7 +471,8 @@ test('-r ROLE: the role\'s system prompt (then -s, then the line\'s own) goes wi
 function runToStdoutFile(args: string[], opts: { baseUrl: string; home: string }, stdoutPath: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const fd = fs.openSync(stdoutPath, 'w');
-    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(opts), stdio: ['ignore', fd, 'pipe'] });
+    const [cmd, ...argv] = medchatCommand();
+    const child = spawn(cmd!, [...argv, ...args], { env: cliEnv(opts), stdio: ['ignore', fd, 'pipe'] });
     fs.closeSync(fd);
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../support/misbehaving-service.js';
-import { BIN, TEST_KEY, cliEnv, runCli, tempHome, waitFor } from '../support/cli.js';
+import { TEST_KEY, cliEnv, medchatCommand, runCli, tempHome, waitFor } from '../support/cli.js';
 
 let double: ServiceDouble;
 before(async () => {
@@ -119,7 +119,7 @@ test('every byte reaches a slow pipe', async () => {
   const chunk = 'x'.repeat(999) + '\n';
   double.chat.enqueue({ reasoning: [], content: Array.from({ length: 400 }, () => chunk) });
   const out = await new Promise<string>((resolve) => {
-    const child = spawn('bash', ['-c', `"${process.execPath}" "${BIN}" -p q | (sleep 2; wc -c)`], { env: cliEnv({ baseUrl: double.url }) });
+    const child = spawn('bash', ['-c', `${medchatCommand().map((a) => `"${a}"`).join(' ')} -p q | (sleep 2; wc -c)`], { env: cliEnv({ baseUrl: double.url }) });
     child.stdin.end();
     let text = '';
     child.stdout.on('data', (c) => (text += c));
@@ -131,7 +131,7 @@ test('every byte reaches a slow pipe', async () => {
 test('a closed pipe (| head -1) ends quietly', async () => {
   double.chat.enqueue({ reasoning: [], content: Array.from({ length: 2000 }, (_, i) => `line ${i}\n`) });
   const r = await new Promise<{ out: string; err: string }>((resolve) => {
-    const child = spawn('bash', ['-c', `"${process.execPath}" "${BIN}" -p q --reasoning hide | head -1; echo "rc=\${PIPESTATUS[0]}" >&2`], { env: cliEnv({ baseUrl: double.url }) });
+    const child = spawn('bash', ['-c', `${medchatCommand().map((a) => `"${a}"`).join(' ')} -p q --reasoning hide | head -1; echo "rc=\${PIPESTATUS[0]}" >&2`], { env: cliEnv({ baseUrl: double.url }) });
     child.stdin.end();
     let out = '';
     let err = '';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from '../../src/stand-in/index.js';
 import type { RecordedRequest } from '../../src/stand-in/server.js';
-import { BIN, cliEnv, runCli, tempHome } from '../support/cli.js';
+import { cliEnv, medchatCommand, runCli, tempHome } from '../support/cli.js';
 import { hasScript } from '../support/fault-runner.js';
 
 /**
@@ -179,7 +179,7 @@ function onTerminal(args: string[], env: Record<string, string>): Promise<string
   const home = tempHome();
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`, '/dev/null'], {
+    const child = spawn('script', ['-qec', `${[...medchatCommand(), ...args].map(q).join(' ')}`, '/dev/null'], {
       env: cliEnv({ baseUrl: double.url, home, env: { TERM: 'xterm-256color', ...env } }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

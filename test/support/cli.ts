@@ -8,6 +8,33 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(REPO, 'bin', 'medchat.js');
 export const TEST_KEY = 'sk-test-SECRETKEY-a1b2';
 
+/**
+ * MEDCHAT_TEST_EXECUTABLE=<file> runs the tests against a single executable (`npm run package`: release/medchat-linux-x64)
+ * instead of `node bin/medchat.js`, with no `node` on the PATH it sees (see pathWithoutNode).
+ */
+export const TEST_EXECUTABLE = process.env.MEDCHAT_TEST_EXECUTABLE ? path.resolve(process.env.MEDCHAT_TEST_EXECUTABLE) : undefined;
+
+/** The command that runs medchat, before its arguments: the executable under test, or this Node with the launcher. */
+export function medchatCommand(bin = BIN): string[] {
+  return TEST_EXECUTABLE ? [TEST_EXECUTABLE] : [process.execPath, bin];
+}
+
+/**
+ * The PATH a single executable under test sees: every folder that holds a `node` is dropped, except those the tests'
+ * own tools live in (Debian keeps node in /usr/bin beside bash and tmux); before them comes a folder whose `node`
+ * fails loudly, so an executable that looked for node on the PATH would find only that.
+ */
+function pathWithoutNode(): string {
+  const shadow = path.join(REPO, 'release', '.no-node');
+  const stub = path.join(shadow, 'node');
+  if (!fs.existsSync(stub)) {
+    fs.mkdirSync(shadow, { recursive: true });
+    fs.writeFileSync(stub, '#!/bin/sh\necho "medchat test: node was run from the PATH by the executable under test" >&2\nexit 97\n', { mode: 0o755 });
+  }
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((d) => d && !(fs.existsSync(path.join(d, 'node')) && !fs.existsSync(path.join(d, 'sh'))));
+  return [shadow, ...dirs].join(path.delimiter);
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -45,7 +72,7 @@ export function tempHome(): string {
 export function cliEnv(opts: CliOptions): NodeJS.ProcessEnv {
   const home = opts.home ?? tempHome();
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    PATH: TEST_EXECUTABLE ? pathWithoutNode() : process.env.PATH,
     HOME: home,
     MEDCHAT_CONFIG_DIR: path.join(home, 'config'),
     MEDCHAT_DATA_DIR: path.join(home, 'data'),
@@ -75,7 +102,7 @@ export function filesUnder(dir: string): string[] {
 /** Run the built `bin/medchat.js` as a user would, and collect what it printed and how it ended. */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const [cmd, ...argv] = [...(opts.wrap ?? []), process.execPath, opts.bin ?? BIN, ...args];
+    const [cmd, ...argv] = [...(opts.wrap ?? []), ...medchatCommand(opts.bin), ...args];
     const child = spawn(cmd!, argv, { env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { startServiceDouble, type ServiceDouble } from './misbehaving-service.js';
-import { BIN, REPO, tempHome, waitFor } from './cli.js';
+import { REPO, medchatCommand, tempHome, waitFor } from './cli.js';
 import { beforeTempRemoval } from './temp.js';
 
 /** tmux is how the terminal tests get a real pseudo-terminal. CI installs it; elsewhere they skip. */
@@ -156,7 +156,7 @@ export class TmuxPane {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const envText = Object.entries(vars).map(([k, v]) => `${k}=${q(v)}`).join(' ');
     const before = (opts.shellLines ?? []).map((l) => `printf '%s\\n' ${q(l)}; `).join('');
-    const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+    const inner = `${before}echo $$ > ${q(this.pidFile)}; exec ${[...medchatCommand(), ...args].map(q).join(' ')}`;
     const medchat = `env -i PATH="$PATH" ${envText} sh -c ${q(inner)}`;
     this.recordTo = opts.record;
     // -e: script exits with medchat's code; -f: each write reaches the file at once.

@@ -371,18 +371,39 @@ interface Helper {
 let threads: typeof import('node:worker_threads') | undefined;
 const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'));
 
+/** True in the single executable's bundle (build/package.mjs defines it), false in dist/; undefined from source. */
+declare const __MEDCHAT_SEA__: boolean;
+
+/**
+ * The worker's code in a single executable: one of its assets (build/package.mjs), run from a string since the
+ * executable has no files beside it. Undefined anywhere else, or when the asset cannot be read.
+ */
+function embeddedWorkerCode(): string | undefined {
+  if (typeof __MEDCHAT_SEA__ !== 'boolean' || !__MEDCHAT_SEA__) return undefined;
+  try {
+    const sea = createRequire(import.meta.url)('node:sea') as { getAsset(key: string, encoding: string): string };
+    return sea.getAsset('search-worker.js', 'utf8'); // i18n-exempt: the asset's key, named in build/package.mjs
+  } catch {
+    return undefined;
+  }
+}
+
 function startWorker(data: Omit<WorkerData, 'port'>): Helper | undefined {
-  const entry = workerEntry();
-  if (!entry) return undefined;
+  const code = embeddedWorkerCode();
+  const entry = code === undefined ? workerEntry() : undefined;
+  if (code === undefined && !entry) return undefined;
   const { MessageChannel, Worker } = workerThreads();
   const { port1, port2 } = new MessageChannel();
   try {
     const workerData: WorkerData = { ...data, port: port2 };
-    const worker = entry.href.endsWith('.ts')
-      ? // From source (the tests under tsx): a worker does not inherit tsx's hooks, so it registers them before loading the entry.
-        // i18n-exempt: the worker's loader code
-        new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData, transferList: [port2] })
-      : new Worker(entry, { workerData, transferList: [port2] });
+    const worker =
+      code !== undefined
+        ? new Worker(code, { eval: true, workerData, transferList: [port2] })
+        : entry!.href.endsWith('.ts')
+          ? // From source (the tests under tsx): a worker does not inherit tsx's hooks, so it registers them before loading the entry.
+            // i18n-exempt: the worker's loader code
+            new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry!.href)}); })`, { eval: true, workerData, transferList: [port2] })
+          : new Worker(entry!, { workerData, transferList: [port2] });
     worker.unref();
     worker.on('error', () => {}); // a worker that fails is seen as silence: this thread reads its pieces
     return { worker, port: port1 };
