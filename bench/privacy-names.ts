@@ -18,6 +18,13 @@
 // names-heldout-5, written before the fixes the fourth set led to; its first look after them: recall 0.926 (25/27),
 // precision 1.000 (every English name found; missed 邵文杰 before 副主任医师, 余慧 in 接余慧班). Left untuned: it is the
 // held-out figure. First looks in order: 0.895, 0.872, 0.788, 0.742, 0.926; the goal is 0.95.
+// Then names-heldout-6 was written (before any of the fixes set 5 led to), and set 5 was tuned on: names before
+// 副主任医师/护士长/规培 and after a title, inside 接…班, after 今晚/昨天; 安静 after 患者 is no name (label rule).
+// Sets 1-5 then at 1.000, precision 1.000.
+// names-heldout-6, written before those fixes; its first look after them: recall 0.765 (26/34), precision 1.000
+// (missed: "hand to Mateus at 20:00", "Nights: Ingrid, Rafael and Yusra", "Pleural tap done this morning by Tadeusz",
+// 由孟凡行腰椎穿刺, 方案由黎振华执行, 交给秦月继续观察). Left untuned: it is the held-out figure, below the goal of 0.95.
+// First looks in order: 0.895, 0.872, 0.788, 0.742, 0.926, 0.765.
 // Run: npx tsx bench/privacy-names.ts [--misses]
 import { scan } from '../src/core/privacy/scanner.js';
 import { precision, recall, scoreFindings } from '../test/support/privacy-set.js';
@@ -25,7 +32,7 @@ import { loadNamesSet, type NamesPart } from '../test/support/privacy-names-set.
 
 const showMisses = process.argv.includes('--misses');
 const GOAL = { tuned: 0.99, heldout: 0.95, precision: 0.9 };
-for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5']) as NamesPart[]) {
+for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5', 'names-heldout-6']) as NamesPart[]) {
   const notes = loadNamesSet(part);
   const s = scoreFindings(notes, (n) => scan(n.text));
   const t = s.byKind.NAME;

@@ -7,15 +7,16 @@ import { precision, recall, scoreFindings } from '../support/privacy-set.js';
 
 /**
  * Names written in passing (issue 23): the goals on the labelled notes, and eponyms and clinical terms
- * left alone. names-tuning and names-heldout 1-4 have all been tuned on (each held-out set was written
- * before the fixes its predecessor's misses led to, then fixed in its turn): recall >= 0.99. names-heldout-5
- * has not been tuned on: its first look, 0.926, is the held-out figure and this test's floor; the issue's
- * goal of 0.95 on held-out notes is not met yet (bench/privacy-names.ts prints every set).
+ * left alone. names-tuning and names-heldout 1-5 have all been tuned on (each held-out set was written
+ * before the fixes its predecessor's misses led to, then fixed in its turn): recall >= 0.99
+ * (bench/privacy-names.ts prints every set and the record of first looks). names-heldout-6 was written before
+ * the fixes set 5 led to and has not been tuned on: its first look, 0.765 (26/34), is the held-out figure and
+ * this test's floor. The issue's goal of 0.95 on held-out notes is not met.
  */
-const TUNED = ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4'] as const;
-const GOALS: Record<NamesPart, number> = { 'names-tuning': 0.99, 'names-heldout': 0.99, 'names-heldout-2': 0.99, 'names-heldout-3': 0.99, 'names-heldout-4': 0.99, 'names-heldout-5': 0.92 };
+const TUNED = ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5'] as const;
+const GOALS: Record<NamesPart, number> = { 'names-tuning': 0.99, 'names-heldout': 0.99, 'names-heldout-2': 0.99, 'names-heldout-3': 0.99, 'names-heldout-4': 0.99, 'names-heldout-5': 0.99, 'names-heldout-6': 0.76 };
 
-for (const part of [...TUNED, 'names-heldout-5'] as const) {
+for (const part of [...TUNED, 'names-heldout-6'] as const) {
   test(`${part}: name recall >= ${GOALS[part]}, precision >= 0.90`, () => {
     const notes = loadNamesSet(part);
     assert.ok(notes.length >= 7, `${notes.length} notes`);
@@ -33,6 +34,14 @@ test('the names the issue quotes are found, with nothing else', () => {
   assert.deepEqual(found('Plan discussed with Oluwaseun, night registrar.'), ['NAME:Oluwaseun']);
   assert.deepEqual(found('gastro (Rajesh) prefers to scope on Thursday.'), ['NAME:Rajesh']);
   assert.deepEqual(found('下午与张伟沟通后，同意继续治疗。'), ['NAME:张伟']);
+});
+
+test('Chinese names before a title and inside 接…班 are found, and words after 患者 that only start with a surname are not', () => {
+  const found = (t: string) => scan(t).map((f) => `${f.kind}:${f.text}`);
+  assert.deepEqual(found('今日邵文杰副主任医师查房。'), ['NAME:邵文杰']);
+  assert.deepEqual(found('夜班蔡明接余慧班。'), ['NAME:蔡明', 'NAME:余慧']);
+  assert.deepEqual(found('今晚王强接李娜班，护士长张敏已知晓。'), ['NAME:王强', 'NAME:李娜', 'NAME:张敏']);
+  assert.deepEqual(found('晚间巡视，患者安静入睡，患者明显好转。'), []);
 });
 
 /** Eponyms, scales, drugs, places and clinical words, each in a sentence as notes write them: nothing found. */

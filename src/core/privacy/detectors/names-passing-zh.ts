@@ -10,12 +10,14 @@ import { ZH_GIVEN_CHARACTERS, ZH_SURNAMES } from './name-list-data.js';
  * never names.
  */
 // i18n-exempt: word lists and patterns the detector matches, not messages.
-const BEFORE = /(?:^|[\s，,。.：:；;、！!？?（(）)“"”]|与|和|跟|及|同|请|由|给|向|被|让|经|交给|交|告知|夜班|白班|值班|通知|联系|转告|询问|请示|汇报|报告|下午|上午|晚上|今日|今天|昨日|明日|夜间|早上|今晨|今早|晚间|凌晨|中午|傍晚|科|室|组)$/;
-const AFTER = /^(?:$|[\s，,。.：:；;、！!？?（(）)“"”]|沟通|查房|查看|查体|复查|负责|明早|明日|会诊|护士|医生|医师|主任|教授|大夫|老师|表示|来电|接班|交班|值班|已|指示|同意|建议|认为|诉|说|交代|谈话|继续|完成|接诊|处理|观察|签字|知情|陪同|在场|到场|看过|查看过|评估|宣教|随访|告知|电话|联系|交|接|调整|开具|开立|开医嘱|安排|巡视|加用|停用|换药|更换|监测|拟|考虑|处置|送|看|查)/;
+const BEFORE = /(?:^|[\s，,。.：:；;、！!？?（(）)“"”]|与|和|跟|及|同|请|由|给|向|被|让|经|交给|交|接|告知|夜班|白班|值班|通知|联系|转告|询问|请示|汇报|报告|下午|上午|晚上|今日|今天|昨日|昨天|明天|今晚|昨晚|今夜|昨夜|明晚|明日|夜间|早上|今晨|今早|晚间|凌晨|中午|傍晚|科|室|组|主任|医师|医生|护士长|护士|大夫)$/;
+const AFTER = /^(?:$|[\s，,。.：:；;、！!？?（(）)“"”]|沟通|查房|查看|查体|复查|负责|明早|明日|会诊|护士|医生|医师|主任|副主任|副教授|教授|大夫|老师|规培|住院医|主治|进修|实习|药师|技师|护师|班|表示|来电|接班|交班|值班|已|指示|同意|建议|认为|诉|说|交代|谈话|继续|完成|接诊|处理|观察|签字|知情|陪同|在场|到场|看过|查看过|评估|宣教|随访|告知|电话|联系|交|接|调整|开具|开立|开医嘱|安排|巡视|加用|停用|换药|更换|监测|拟|考虑|处置|送|看|查)/;
 /** Words beginning with a surname's character that are not names. */
 const NOT_NAMES =
   '高血压|高血脂|高血糖|高热|高钾|高钠|高钙|高危|高度|高压|高级|高龄|高峰|高值|白细胞|白蛋白|白带|白天|白色|白内障|黄疸|黄体酮|黄连素|黄斑|黄色|石膏|金黄色|金属|马来酸|马凡|周围|周边|周期|周末|周后|常规|常见|安静|安全|安眠|安排|方案|方法|方面|甘油|甘露醇|康复|易感|雷尼替丁|洪脉|尤其|于是|于今|任何|万一|左侧|左下|左上|左心|左室|左房|左手|左足|左肺|左眼|左耳|包括|包扎|关节|关注|关于|温度|温水|谷丙|谷草|钟点|全血|全身|全麻|连续|平素|平卧|平均|时间|程度|林可|毛细|齐全|向上|向下|江浙|胡言|孙子|孙女|和平|文化|文件|明显|明确|秦皮|苏醒|史上|武器|田间|范围|钱币|邱疹|潘生丁|汤剂|曹|龙胆|夏季|冬季|韦氏|易于|严重|严密|严格|戴口罩|程序|丁卡因|施行|蒋|管道|管路|司机|余下|余量|何时|何处|岳母|岳父|叶酸|叶片|卢戈|付费|石蜡|杜冷丁|罗红霉素|罗哌卡因|罗氏|沈|汪|范|陈旧|陈述|梁|宋|邓|曾经|曾有|曾行|曾于|彭|萧|董|袁|蔡|贾|魏|薛|阎|雷|贺|倪|汤|滕|殷|罗|毕|郝|邬|安|常|乐|于|时|傅|皮疹|皮下|皮肤|齐|康|伍|余|元|卜|顾|孟|平|黄|和|穆|萧|尹';
 const NOT_NAME_AT = new RegExp(`^(?:${NOT_NAMES.split('|').filter((w) => w.length >= 2).join('|')})`);
+/** Whether the text at `at` begins a word that starts with a surname's character but is no name (安静, 高热, 黄疸). */
+export const startsNotName = (text: string, at: number): boolean => NOT_NAME_AT.test(text.slice(at, at + 6));
 
 /**
  * Common characters of given names that the source's short list lacks, compiled by hand from general usage (no
@@ -43,7 +45,7 @@ export function findChineseNamesInPassing(text: string): Finding[] {
     if (!first.has(text[i]!)) continue;
     const before = text.slice(Math.max(0, i - 3), i);
     if (!BEFORE.test(before)) continue;
-    if (NOT_NAME_AT.test(text.slice(i, i + 6))) continue;
+    if (startsNotName(text, i)) continue;
     const surname = surnames.find((s) => text.startsWith(s, i));
     if (!surname) continue;
     const g = i + surname.length;

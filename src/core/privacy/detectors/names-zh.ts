@@ -1,4 +1,5 @@
 import type { Finding } from '../kinds.js';
+import { startsNotName } from './names-passing-zh.js';
 
 /**
  * Chinese names by context: after a label (姓名：, 患者, 家属, 主治医师：…), before a title
@@ -35,7 +36,8 @@ export function findChineseNames(text: string): Finding[] {
     const at = m.index + m[0].length;
     NAME_AFTER_LABEL.lastIndex = at;
     const n = NAME_AFTER_LABEL.exec(text);
-    if (!n) continue;
+    // 患者安静入睡, 患者明显好转: a word after the label that only starts with a surname's character.
+    if (!n || startsNotName(text, at)) continue;
     let name = n[0];
     // Stop before a title or a word that follows names (杨帆主任 → 杨帆).
     const titleAt = new RegExp(TITLE_WORDS).exec(text.slice(at + 1, at + name.length + 2));
