@@ -25,6 +25,11 @@
 // (missed: "hand to Mateus at 20:00", "Nights: Ingrid, Rafael and Yusra", "Pleural tap done this morning by Tadeusz",
 // 由孟凡行腰椎穿刺, 方案由黎振华执行, 交给秦月继续观察). Left untuned: it is the held-out figure, below the goal of 0.95.
 // First looks in order: 0.895, 0.872, 0.788, 0.742, 0.926, 0.765.
+// Round 3 changed the approach rather than the contexts: a word on the given-name list (or a Chinese surname and
+// given characters) is a name on that evidence alone, and context only rejects it. names-heldout-7 was written
+// before that change (40 names, 10 notes); sets 1-6 then at 1.000, precision 1.000. Its first look: recall 0.950
+// (38/40), precision 1.000 (missed: "ECG reviewed alongside Priyanka", "Physio plan from Saoirse:"). Left untuned.
+// First looks in order: 0.895, 0.872, 0.788, 0.742, 0.926, 0.765, 0.950.
 // Run: npx tsx bench/privacy-names.ts [--misses]
 import { scan } from '../src/core/privacy/scanner.js';
 import { precision, recall, scoreFindings } from '../test/support/privacy-set.js';
@@ -32,7 +37,7 @@ import { loadNamesSet, type NamesPart } from '../test/support/privacy-names-set.
 
 const showMisses = process.argv.includes('--misses');
 const GOAL = { tuned: 0.99, heldout: 0.95, precision: 0.9 };
-for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5', 'names-heldout-6']) as NamesPart[]) {
+for (const part of (process.argv.includes('--tuning-only') ? ['names-tuning'] : ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5', 'names-heldout-6', 'names-heldout-7']) as NamesPart[]) {
   const notes = loadNamesSet(part);
   const s = scoreFindings(notes, (n) => scan(n.text));
   const t = s.byKind.NAME;

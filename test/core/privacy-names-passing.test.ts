@@ -7,16 +7,16 @@ import { precision, recall, scoreFindings } from '../support/privacy-set.js';
 
 /**
  * Names written in passing (issue 23): the goals on the labelled notes, and eponyms and clinical terms
- * left alone. names-tuning and names-heldout 1-5 have all been tuned on (each held-out set was written
+ * left alone. names-tuning and names-heldout 1-6 have all been tuned on (each held-out set was written
  * before the fixes its predecessor's misses led to, then fixed in its turn): recall >= 0.99
- * (bench/privacy-names.ts prints every set and the record of first looks). names-heldout-6 was written before
- * the fixes set 5 led to and has not been tuned on: its first look, 0.765 (26/34), is the held-out figure and
- * this test's floor. The issue's goal of 0.95 on held-out notes is not met.
+ * (bench/privacy-names.ts prints every set and the record of first looks). names-heldout-7 was written before
+ * round 3's change of approach (a name on the list is a name unless context rejects it) and has not been tuned
+ * on: its first look, 0.950 (38/40), meets the issue's goal of 0.95, which this test holds it to.
  */
-const TUNED = ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5'] as const;
-const GOALS: Record<NamesPart, number> = { 'names-tuning': 0.99, 'names-heldout': 0.99, 'names-heldout-2': 0.99, 'names-heldout-3': 0.99, 'names-heldout-4': 0.99, 'names-heldout-5': 0.99, 'names-heldout-6': 0.76 };
+const TUNED = ['names-tuning', 'names-heldout', 'names-heldout-2', 'names-heldout-3', 'names-heldout-4', 'names-heldout-5', 'names-heldout-6'] as const;
+const GOALS: Record<NamesPart, number> = { 'names-tuning': 0.99, 'names-heldout': 0.99, 'names-heldout-2': 0.99, 'names-heldout-3': 0.99, 'names-heldout-4': 0.99, 'names-heldout-5': 0.99, 'names-heldout-6': 0.99, 'names-heldout-7': 0.95 };
 
-for (const part of [...TUNED, 'names-heldout-6'] as const) {
+for (const part of [...TUNED, 'names-heldout-7'] as const) {
   test(`${part}: name recall >= ${GOALS[part]}, precision >= 0.90`, () => {
     const notes = loadNamesSet(part);
     assert.ok(notes.length >= 7, `${notes.length} notes`);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PRIVACY_SET_DIR, parseMarked, type GoldSpan } from './privacy-set.js';
 
-export type NamesPart = 'names-tuning' | 'names-heldout' | 'names-heldout-2' | 'names-heldout-3' | 'names-heldout-4' | 'names-heldout-5' | 'names-heldout-6';
+export type NamesPart = 'names-tuning' | 'names-heldout' | 'names-heldout-2' | 'names-heldout-3' | 'names-heldout-4' | 'names-heldout-5' | 'names-heldout-6' | 'names-heldout-7';
 
 export interface NamesNote {
   name: string;

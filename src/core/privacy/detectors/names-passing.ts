@@ -1,6 +1,6 @@
 import type { Finding } from '../kinds.js';
 import { GIVEN_NAMES } from './name-list-data.js';
-import { DRUG_SHAPE, PASSING_STOP, THING_AFTER } from './names-stoplist.js';
+import { DRUG_SHAPE, PASSING_STOP, THING_AFTER, WORDLIKE_NAMES } from './names-stoplist.js';
 import { COMMON_WORDS, LOC, UPC, isStop } from './words.js';
 
 /**
@@ -10,14 +10,16 @@ import { COMMON_WORDS, LOC, UPC, isStop } from './words.js';
  *  - a context that names a person: a verb of speech or meeting before it (spoke to, discussed
  *    with, asked, escalated to), a role around it (gastro (Rajesh), Yusuf (consultant), Oluwaseun,
  *    night registrar; Aisha the specialist nurse; Priya from pharmacy); or
- *  - the list of given names (name-list-data.ts, lazily unpacked), where the word is not at the
- *    start of a sentence, or is but a verb follows it (Svetlana spiked…);
+ *  - the list of given names (name-list-data.ts, lazily unpacked) on that evidence alone, anywhere
+ *    in a sentence, in lists and possessives ("Ahmed's review"): context is needed to reject it, not
+ *    to accept it (a drug's shape, where a place stands, an everyday word such as Drew or Miles
+ *    with no word that takes a person before it);
  * and never when it is on the stoplist (eponyms, scales, drugs, places, months, clinical words:
  * names-stoplist.ts) or an eponym's shape follows it (Addison's disease, Whipple procedure).
  * A given name found this way takes the capitalised words after it (Emeka Obi, Javier Morales).
  */
 // i18n-exempt: patterns the detector matches, not messages.
-const WORD_RE = new RegExp(`(?<![${UPC}${LOC}0-9'’.@_/-])[${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*(?![${UPC}${LOC}0-9@_/]|['’]s\\b|-[0-9])`, 'g');
+const WORD_RE = new RegExp(`(?<![${UPC}${LOC}0-9'’.@_/-])[${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*(?![${UPC}${LOC}0-9@_/]|-[0-9])`, 'g');
 const ROLE =
   '(?:registrar|reg|consultant|sho|spr|f1|f2|fy1|fy2|ct1|ct2|st\\d|gp|nurse|sister|matron|hca|porter|physio|physiotherapist|ot|slt|dietitian|pharmacist|technician|anaesthetist|anesthetist|surgeon|doctor|resident|intern|fellow|attending|midwife|paramedic|practitioner|counsellor|counselor|coordinator|worker|chaplain|interpreter|secretary|receptionist|manager|lead|scientist|therapist|psychologist|[a-z]*ologist|[a-z]*iatrist|[a-z]*ician|son|daughter|wife|husband|partner|mother|father|brother|sister|friend|carer|neighbou?r|niece|nephew|cousin|aunt|uncle|grand-?daughter|grand-?son|colleague|student|crew)s?';
 /** A verb of speech or meeting right before the word: the word after it is a person. */
@@ -27,19 +29,21 @@ const CUE_BEFORE =
 const JOINED = /^(?:[ \u00a0]*,|[ \u00a0]+(?:and|&|or))[ \u00a0]+$/;
 /** Done by a person ("done by Liesel", "glued by Emre"), under or per a person, a review or a talk with one. */
 const BY_BEFORE =
-  /(?:\b[a-z]+(?:ed|en|ne|wn|ht)[ \u00a0]+by|\bunder(?:[ \u00a0]+the[ \u00a0]+care[ \u00a0]+of)?|\bper|\b(?:review|reviews|discussion|conversation|call|chat|meeting|talk|handover|huddle|debrief)[ \u00a0]+with)[ \u00a0]+$/i;
+  /(?:\bby|\b(?:hand|handed|handing|give|given|gave|pass|passed|send|sent|show|showed|shown|explained|reported|referred|over)[ \u00a0]+to|\bunder(?:[ \u00a0]+the[ \u00a0]+care[ \u00a0]+of)?|\bper|\b(?:review|reviews|discussion|conversation|call|chat|meeting|talk|handover|huddle|debrief)[ \u00a0]+with)[ \u00a0]+$/i;
 /** "with Demetrios": after "with", any capitalised word that is no stopword, drug or dose. */
 const WITH_BEFORE = /\bwith[ \u00a0]+$/i;
 const NO_DOSE_AFTER = /^(?![ \u00a0]*\d)/;
 /** A person's verb after a word not on the list ("Barnaby knows the story"). */
 const PERSON_VERB_AFTER =
   /^[ \u00a0]+(?:knows|says|said|agrees|agreed|thinks|thought|wants|wanted|phoned|called|rang|asked|saw|took|gave|feels|felt|prefers|preferred|is aware|was aware|will (?:call|review|see|chase|discuss|come|ring|phone|speak|check|do)|happy|keen|aware)\b/;
-/** At a sentence's start, a given name then where its owner is and what they did ("Mirela in CT confirmed…"). */
-const PLACE_THEN_VERB = /^[ \u00a0]+(?:in|at|on|from)[ \u00a0]+(?:the[ \u00a0]+)?[A-Za-z0-9-]+[ \u00a0]+(?:[a-z]+ed|is|was|has|had|says|said|will|thinks|feels|reports)\b/;
 /** A weaker cue (only with the list): "with Tom", "to Tom", "by Tom". */
 const WEAK_BEFORE = /\b(?:with|by|for|and|or|ask|asked|tell|told)[ \u00a0]+$/i;
 /** Where a place stands ("lives in Brighton", "seen at Derby"): list evidence alone is not enough. */
-const PLACE_BEFORE = /\b(?:in|at|near|of|from|to|via|into|around|outside|nr)[ \u00a0]+$/i;
+const PLACE_BEFORE = /\b(?:in|at|near|of|into|around|outside|nr|on)[ \u00a0]+$/i;
+/** "Ahmed's review": a possessive; with what only a person has, a name whether or not it is on the list. */
+const POSSESSIVE_AFTER = /^['’]s\b/;
+const PERSON_POSSESSION_AFTER =
+  /^['’]s[ \u00a0]+(?:review|plan|advice|opinion|view|decision|note|notes|letter|assessment|input|patients?|list|bleep|handover|request|suggestion|impression|recommendation|consent|signature|shift)\b/;
 const ROLE_PAREN_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}])(?:[A-Za-z]+[ \\u00a0]+)?(?:${ROLE}|[a-z]*(?:ology|ics|ogy)|gastro|renal|cardio|neuro|ortho|resp|micro|haem|onc|derm|uro|ent|plastics|surgeons?|medics?|anaesthetics|itu|icu|ed|team|ambulance)[ \\u00a0]*\\($`, 'i');
 const ROLE_PAREN_AFTER = new RegExp(`^[ \\u00a0]*\\((?:the[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,2}(?:${ROLE}|[a-z]*(?:ology|ogy)|reg|team)\\)`, 'i');
 const APPOSITION = new RegExp(`^,[ \\u00a0]*(?:(?:the|our|a|an|his|her|their|my|your)[ \\u00a0]+)?(?:[A-Za-z0-9-]+[ \\u00a0]+){0,3}${ROLE}\\b`, 'i');
@@ -50,14 +54,8 @@ const DOING_AFTER = /^[ \u00a0]+(?:leading|covering|running|scrubbing|assisting|
 /** A task given to a person ("Farhan to discuss with IR", "Yasmin and Gintare to scrub"). */
 const TASK_AFTER =
   /^[ \u00a0]+to[ \u00a0]+(?:discuss|see|review|scrub|call|phone|ring|chase|check|do|arrange|refer|book|contact|speak|follow|assess|examine|request|prescribe|start|stop|update|inform|complete|sign|consent|sort|write|order|take|bring|collect|visit|attend|escalate|bleep|confirm|ask|tell|liaise|lead|cover|assist)\b/;
-/** In a comma list of capitalised words ("Towns: Derby, Reading, Chester"): list evidence alone is not enough. */
-const IN_LIST_BEFORE = new RegExp(`[${UPC}][${LOC}]+,[ \\u00a0]*$`);
-const IN_LIST_AFTER = new RegExp(`^,[ \\u00a0]*[${UPC}][${LOC}]+(?:,|\\.|$| and)`);
 /** "Yasmin and Gintare": the capitalised word joined before a name found. */
 const JOINED_BEFORE = new RegExp(`(?:^|[^${UPC}${LOC}0-9'’-])([${UPC}][${LOC}]+(?:[-'’][${UPC}${LOC}][${LOC}]+)*)[ \\u00a0]*(?:[ \\u00a0]*,|[ \\u00a0]+(?:and|&))[ \\u00a0]+$`);
-/** A verb after a name at the start of a sentence ("Svetlana spiked", "Mohammed is post PCI"). */
-const VERB_AFTER =
-  /^[ \u00a0]+(?:is|was|has|had|will|would|can|could|should|may|might|did|does|says|said|reports|reported|took|gave|asked|called|phoned|rang|feels|felt|thinks|thought|wants|wanted|prefers|preferred|agrees|agreed|spiked|remains|remained|became|went|came|is|seems|seemed|looks|looked|needs|needed|declined|refused|knows|understands|lives|lived|arrived|left|collapsed|fell|complains|denies|states|stated|[a-z]+ed)\b/;
 /** A sentence starts before it: the text start, a line start, ". " "! " "? " or a list's "- ". */
 const SENTENCE_START = /(?:^|[\n.!?:;]|^[ \t]*[-*•]|[-–—][ \u00a0]*)[ \u00a0\t"'(]*$/;
 /** Cues after the word, or after the name it starts ("Tom Reilly (day team)"). */
@@ -90,7 +88,8 @@ export function findNamesInPassing(text: string): Finding[] {
     const inList = names.has(word);
     // "Emeka Obi", "Javier Morales": capitalised words after the word, unless they are no names.
     let end = start + word.length;
-    for (let k = 0; k < 2; k++) {
+    const possessive = POSSESSIVE_AFTER.test(after);
+    for (let k = 0; k < 2 && !possessive; k++) {
       const next = NEXT_NAME.exec(text.slice(end, end + 40));
       if (!next || stopped(next[1]!)) break;
       end += next[0].length;
@@ -106,12 +105,14 @@ export function findNamesInPassing(text: string): Finding[] {
       (WITH_BEFORE.test(before) && !DRUG_SHAPE.test(word) && NO_DOSE_AFTER.test(after)) ||
       THE_ROLE_AFTER.test(after) ||
       DOING_AFTER.test(after) ||
+      PERSON_POSSESSION_AFTER.test(after) ||
       CUES_AFTER.some((re) => re.test(after) || re.test(tail));
-    const inAList = (IN_LIST_BEFORE.test(before) && !joinedToName) || IN_LIST_AFTER.test(tail);
+    // The default is inverted: a word on the list of given names is a name on that evidence alone; context
+    // only rejects it (a drug's shape, where a place stands, an everyday word at a sentence's start).
     let ok = false;
     if (strong) ok = inList || (!/^[A-Z][a-z]?$/.test(word) && !/(?:ed|ing|ly)$/.test(word));
-    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before) && !inAList) {
-      ok = WEAK_BEFORE.test(before) || !SENTENCE_START.test(before) || VERB_AFTER.test(after) || VERB_AFTER.test(tail) || PLACE_THEN_VERB.test(after);
+    else if (inList && !DRUG_SHAPE.test(word) && !PLACE_BEFORE.test(before)) {
+      ok = !WORDLIKE_NAMES.has(word.toLowerCase()) || (WEAK_BEFORE.test(before) && !SENTENCE_START.test(before));
     }
     if (!ok) continue;
     // Only a given name on the list takes the words after it; a word found by its context alone stands alone.

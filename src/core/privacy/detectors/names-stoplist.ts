@@ -27,7 +27,9 @@ dublin belfast cardiff liverpool newcastle nottingham leicester york mumbai delh
 beijing shanghai hong kong singapore sydney melbourne toronto vancouver chicago houston texas california florida
 mayo hopkins johns cleveland guy guys thomas thomas' barts royal victoria infirmary general st saint tesco asda
 sainsbury sainsburys boots lloyds argos costa amazon google apple england scotland wales ireland britain africa
-india china america europe asia wolverhampton harrogate york kent essex surrey devon cornwall`;
+india china america europe asia wolverhampton harrogate york kent essex surrey devon cornwall
+chester lincoln preston lancaster carlisle reading derby kirkby lonsdale dudley milton luton crawley bolton durham
+hastings sutton warwick stafford kingston`;
 // i18n-exempt: a word list the detector matches against, not a message.
 const drugs = `
 warfarin heparin augmentin tazocin clexane seretide nexium zoloft keppra lasix tegretol xarelto eliquis ventolin
@@ -50,9 +52,10 @@ ramipril lisinopril perindopril losartan candesartan amlodipine bisoprolol ateno
 bumetanide spironolactone eplerenone entresto atorvastatin simvastatin rosuvastatin ezetimibe gtn isosorbide
 levothyroxine carbimazole propylthiouracil tamoxifen letrozole anastrozole zoladex bicalutamide tamsulosin
 finasteride oxybutynin mirabegron sildenafil viagra cialis diprobase epaderm doublebase cetraben e45 canesten
-daktarin fucidin bactroban betnovate dermovate eumovate hydromol zerobase ensure altraplen`;
+allegra daktarin fucidin bactroban betnovate dermovate eumovate hydromol zerobase ensure altraplen`;
 // i18n-exempt: a word list the detector matches against, not a message.
 const clinical = `
+oral iv im sc po pr topical
 chest head back neck hand hands foot feet arm arms leg legs knee hip eye eyes ear ears heart lung lungs liver kidney
 pain plan obs bloods blood urine sats temp pulse bp hr rr gcs news news2 ecg echo ct mri cxr axr usg us ogd ercp
 staph strep strept pseudomonas klebsiella candida proteus enterococcus clostridium cdiff campylobacter salmonella
@@ -74,13 +77,27 @@ const extra = `
 admitted seen reviewed discussed plan impression assessment examination history
 doctor nurse patient mother father son daughter wife husband brother sister friend
 reg registrar consultant sho fy1 fy2 f1 f2 spr ct st hca porter physio ot slt dietitian pharmacist anaesthetist
-jesus god christ lord allah buddha
+jesus god christ lord allah buddha christian christians muslim jewish hindu sikh buddhist catholic protestant jehovah
+english polish french german spanish italian portuguese romanian russian urdu arabic bengali punjabi somali tamil
+mandarin cantonese turkish farsi kurdish lithuanian latvian welsh irish scottish british african asian caribbean
 asked agreed told plan need needs due happy keen unable able going want wants tried trying decided advised please kindly
 had has have will would could should shall must might also then please
 hosp physical name names suite member members group clinical scientist new flat apt ave blvd round rock chipping
 market high upper lower old great little north south east west central city county state national`;
 
 export const PASSING_STOP: ReadonlySet<string> = new Set(`${eponyms} ${places} ${drugs} ${clinical} ${extra}`.split(/\s+/).filter(Boolean));
+
+/**
+ * Given names that are also everyday words (Drew, Guy, Chase, Olive, Miles, Frank): on list evidence alone
+ * a name only after a word that takes a person (with, by, for, ask…), never at a sentence's start.
+ */
+export const WORDLIKE_NAMES: ReadonlySet<string> = new Set(
+  // i18n-exempt: a word list the detector matches against, not a message.
+  `ivy art drew guy chase pat sue hunter wade dale glen crystal pearl jade daisy lily poppy heather violet olive hazel
+sage river sky storm brook robin jay chance destiny harmony melody patience charity honor justice miles sterling royal
+major rex king prince earl baron frank ernest victor eve nova gene max clay penny ray long per else fine vita noble
+urban hale dean rod tim ada asa`.split(/\s+/),
+);
 
 /** Drug names by their stems (Clindamycin, Cefalexin, Aldactone): never a name on list evidence alone. */
 export const DRUG_SHAPE =
