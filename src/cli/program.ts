@@ -14,7 +14,7 @@ import { addPrivacyOptions } from './commands/privacy-options.js';
 import { addScriptOptions } from './commands/script-options.js';
 import { VERSION } from '../version.js';
 import { configureAudit } from '../core/audit/setup.js';
-import { chooseLanguage, setLanguage } from '../core/i18n/language.js';
+import { useConfiguredLanguage } from '../core/i18n/language.js';
 import { configuredLanguage } from '../core/config/config-store.js';
 import { commanderMessage, localiseHelp } from './commander-text.js';
 import { cliHelpText } from '../core/i18n/messages/cli-help.js';
@@ -107,7 +107,7 @@ function commandPath(cmd: Command): string {
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   // Every message from here on, --help and the first error included, in the user's language (core/i18n).
-  setLanguage(chooseLanguage({ configured: process.env.MEDCHAT_LANG ? undefined : configuredLanguage() }).language);
+  useConfiguredLanguage(process.env.MEDCHAT_LANG ? undefined : configuredLanguage());
   // The audit log's lines carry the version; a failed audit write is one warning line (the chat screen shows it as a notice).
   configureAudit({ version: VERSION, warn: (line) => process.stderr.write(`${cliText.warning(sanitizeLine(line))}\n`) });
   const program = buildProgram();

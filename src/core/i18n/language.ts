@@ -46,7 +46,14 @@ export function chooseLanguage(sources: LanguageSources = {}): { language: Langu
   return { language: 'en', source: 'default' };
 }
 
+/**
+ * The operating system's locale, asked only on Windows, which keeps the user's language in its settings, not in
+ * the environment. On Linux and macOS, ICU's default locale comes from the same variables read above, so with
+ * none of them set it has nothing more to say (en-US); and asking loads ICU's locale data, about 8 MB of memory
+ * and a few milliseconds, into every start (bench/oneshot.ts saw it).
+ */
 function systemLocale(): string | undefined {
+  if (process.platform !== 'win32') return undefined;
   try {
     return Intl.DateTimeFormat().resolvedOptions().locale;
   } catch {
@@ -54,11 +61,21 @@ function systemLocale(): string | undefined {
   }
 }
 
+let configured: string | undefined;
 let current: Language | undefined;
 
-/** The language of this process's messages: from the environment until the program sets it from config too. */
+/**
+ * The language of this process's messages, chosen at the first message written (a one-shot answer that needs no
+ * message of medchat's never asks the operating system).
+ */
 export function language(): Language {
-  return (current ??= chooseLanguage().language);
+  return (current ??= chooseLanguage({ configured }).language);
+}
+
+/** The config file's `language` key, read before anything else (cli/program.ts); the choice waits for the first message. */
+export function useConfiguredLanguage(value: string | undefined): void {
+  configured = value;
+  current = undefined;
 }
 
 /** Set once the config is read (cli/program.ts), or by a test. */
