@@ -10,7 +10,7 @@ import { jsonForTerminal, sanitizeForTerminal, sanitizeLine } from '../../core/t
 import { isTty } from '../../core/io/terminal.js';
 import { cliRolesText } from '../../core/i18n/messages/cli-roles.js';
 import { cliText } from '../../core/i18n/messages/cli.js';
-import { padCells } from '../pad-cells.js';
+import { padToCells } from '../../core/text/width.js';
 
 /** Role files are the user's own text: exact on a pipe, sanitised on a terminal. */
 const print = (text: string) => process.stdout.write(isTty(process.stdout) ? sanitizeForTerminal(text) : text);
@@ -37,7 +37,7 @@ export function rolesList(o: { json?: boolean }): number {
   for (const e of entries) {
     const source = e.source === 'built-in' ? cliRolesText.builtIn : e.replacesBuiltIn ? cliRolesText.yoursReplacing : cliRolesText.yours;
     const about = e.problem ? cliRolesText.cannotBeUsed(e.problem) : (e.role?.description ?? '');
-    print(`${e.name.padEnd(width)}  ${padCells(source, 8)}  ${sanitizeLine(about)}\n`);
+    print(`${e.name.padEnd(width)}  ${padToCells(source, 8)}  ${sanitizeLine(about)}\n`);
   }
   if (entries.some((e) => e.replacesBuiltIn)) process.stderr.write(`${cliRolesText.replacesBuiltIn}\n`);
   return 0;

@@ -1,5 +1,6 @@
 import { sanitizeForTerminal } from '../text/sanitize.js';
 import { formatSeconds } from '../text/format.js';
+import { padToCells } from '../text/width.js';
 import type { TaskUpdate } from './task-poll.js';
 import { retextureText } from '../i18n/messages/retexture.js';
 
@@ -107,8 +108,5 @@ export class ProgressReporter {
   }
 }
 
-/** A status label padded to 12 columns; a Chinese character takes two. */
-function padLabel(label: string): string {
-  const width = [...label].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
-  return label + ' '.repeat(Math.max(0, 12 - width));
-}
+/** A status label padded to 12 terminal cells (a Chinese character takes two). */
+const padLabel = (label: string): string => padToCells(label, 12);

@@ -30,6 +30,11 @@ const PLAIN = /^[\x20-\x7e]*$/;
  */
 const MAY_DISPUTE = /[\p{M}\u200D\u{1F3FB}-\u{1F3FF}]/u;
 
+/** `s` followed by spaces up to `cells` terminal cells: a column of Chinese words (2 cells a character) lines up as English does. */
+export function padToCells(s: string, cells: number): string {
+  return s + ' '.repeat(Math.max(0, cells - textWidth(s)));
+}
+
 /** Cells `s` takes on a terminal (colour codes and OSC sequences take none). */
 export function textWidth(s: string): number {
   if (PLAIN.test(s)) return s.length;
