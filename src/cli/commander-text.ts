@@ -6,7 +6,7 @@
 import { Help, type Command, type Option, type Argument } from 'commander';
 import { cliHelpText } from '../core/i18n/messages/cli-help.js';
 import { language } from '../core/i18n/language.js';
-import { textWidth } from '../core/text/width.js';
+import { textWidth, wrapLine } from '../core/text/width.js';
 
 /** The headings commander passes to styleTitle, and what each is in the catalogue. */
 const HEADINGS: Record<string, () => string> = {
@@ -18,38 +18,15 @@ const HEADINGS: Record<string, () => string> = {
 };
 
 /**
- * A chunk to wrap at: the spaces before it, an opening mark, one CJK character or a run of other
- * non-space characters, and the closing marks after it (so no line starts with "，" or ends with "（").
+ * commander's boxWrap, by the screen's own wrap (core/text/width.ts wrapLine): measured in cells, breaking
+ * between CJK characters, never before a closing mark or after an opening one.
  */
-const CJK = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
-const CHUNK = new RegExp(`\\s*[（「『“‘]*(?:[${CJK}]|[^\\s${CJK}]+)[，。；：、！？）」』”’]*`, 'gu');
-
-/** commander's boxWrap, measured in cells and breaking between CJK characters (never before a closing mark). */
 function boxWrap(this: Help, str: string, width: number): string {
   if (width < this.minWidthToWrap) return str;
-  const wrapped: string[] = [];
-  for (const line of str.split(/\r\n|\n/)) {
-    const chunks = line.match(CHUNK);
-    if (!chunks) {
-      wrapped.push('');
-      continue;
-    }
-    let current = chunks[0]!;
-    let used = textWidth(current);
-    for (const chunk of chunks.slice(1)) {
-      const w = textWidth(chunk);
-      if (used + w <= width) {
-        current += chunk;
-        used += w;
-        continue;
-      }
-      wrapped.push(current);
-      current = chunk.trimStart();
-      used = textWidth(current);
-    }
-    wrapped.push(current);
-  }
-  return wrapped.join('\n');
+  return str
+    .split(/\r\n|\n/)
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
 }
 
 /** Help in the current language, for `cmd` (each command: commander copies settings only to commands made after). */

@@ -160,3 +160,15 @@ test('a Chinese question shortened to fit (a queued line, what Esc took back) ta
     assert.ok(textWidth(s) >= cells - 2, `${s} uses the room it has (${cells})`);
   }
 });
+
+test('mixed Chinese and Latin wraps after a closing mark inside a Latin run, and an opening mark never ends a row', () => {
+  const rows = wrapLine('结束时输出一个 JSON 对象：id、model、content、reasoning、usage、finish_reason', 40);
+  assert.ok(rows.every((r) => textWidth(r) <= 40), rows.join('\n'));
+  assert.ok(!rows.some((r) => /finish_$/.test(r)), `a word cut at the width: ${rows.join(' | ')}`);
+  assert.equal(rows.join('').replace(/ /g, ''), '结束时输出一个JSON对象：id、model、content、reasoning、usage、finish_reason');
+  for (const width of [10, 12, 15, 21, 30]) {
+    const wrapped = wrapLine('redact（发送占位符，回答中再填回原值）、off（默认：配置项 privacy，warn）', width);
+    assert.ok(!wrapped.some((r) => /[（「『“‘]$/.test(r)), `a row ends with an opening mark at ${width}: ${wrapped.join(' | ')}`);
+    assert.ok(!wrapped.slice(1).some((r) => /^[，。、；：！？）」』”’]/.test(r)), `a row starts with a closing mark at ${width}: ${wrapped.join(' | ')}`);
+  }
+});

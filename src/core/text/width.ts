@@ -166,12 +166,15 @@ export function rowsFor(text: string, columns: number): number {
 /**
  * Chinese and Japanese are written without spaces: a row may break after any ideograph or kana, not
  * only at a space, so each one is a word of its own, with the closing punctuation that follows it
- * (，。、；：！？）」』”’…), which never starts a row.
+ * (，。、；：！？）」』”’…), which never starts a row, and the opening mark before it (（「『“‘), which never
+ * ends one.
  */
 const IDEOGRAPH = '\\u2e80-\\u2fff\\u3040-\\u30ff\\u3100-\\u312f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff';
 const CLOSING = '\\u3001\\u3002\\uff0c\\uff1b\\uff1a\\uff01\\uff1f\\uff09\\u300d\\u300f\\u201d\\u2019\\u2026';
+/** Opening marks (（「『“‘), which never end a row: they go with the ideograph after them. */
+const OPENING = '\\uff08\\u300c\\u300e\\u201c\\u2018';
 /** Tokens of a line: SGR colour codes, OSC sequences (links), other escapes, spaces, words. */
-const TOKENS = new RegExp(`\\x1b\\[[0-9;]*m|\\x1b\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|\\s+|[${IDEOGRAPH}][${CLOSING}]*|[^\\s\\x1b${IDEOGRAPH}]+|\\x1b`, 'g');
+const TOKENS = new RegExp(`\\x1b\\[[0-9;]*m|\\x1b\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|\\s+|[${OPENING}]*[${IDEOGRAPH}][${CLOSING}]*|[${OPENING}]*[^\\s\\x1b${IDEOGRAPH}${CLOSING}${OPENING}]+[${CLOSING}]*|[${OPENING}${CLOSING}]+|\\x1b`, 'g');
 const OSC8 = /^\x1b\]8;[^;]*;([^\x07\x1b]*)/;
 const OSC8_CLOSE = '\x1b]8;;\x1b\\';
 
